@@ -1,0 +1,38 @@
+import type { CodegenConfig } from "@graphql-codegen/cli";
+
+// Resolver types come from schema.graphql so the SDL and the code cannot drift.
+const config: CodegenConfig = {
+  schema: "../../schema.graphql",
+  generates: {
+    "src/generated/resolvers-types.ts": {
+      plugins: ["typescript", "typescript-resolvers"],
+      config: {
+        federation: true,
+        useTypeImports: true,
+        useIndexSignature: true,
+        enumsAsTypes: true,
+        contextType: "../graphql/context.ts#GraphQLContext",
+        mappers: {
+          Cluster: "../graphql/models.ts#ClusterModel",
+          Stream: "../graphql/models.ts#StreamModel",
+          Binding: "../graphql/models.ts#BindingModel",
+          Namespace: "../graphql/models.ts#NamespaceModel",
+          Change: "../graphql/models.ts#ChangeModel",
+          EffectiveConfig: "../graphql/models.ts#EffectiveConfigModel",
+          ResourceStatus: "../graphql/models.ts#BindingModel",
+          ClusterConnection: "../graphql/models.ts#ClusterConnectionModel",
+          StreamConnection: "../graphql/models.ts#StreamConnectionModel",
+          BindingConnection: "../graphql/models.ts#BindingConnectionModel",
+          ChangeConnection: "../graphql/models.ts#ChangeConnectionModel",
+        },
+        scalars: {
+          ConfigMaps: "@stream-registry/core#ConfigMaps",
+          ConfigValue: "@stream-registry/core#ConfigValue",
+          DateTime: "Date",
+        },
+      },
+    },
+  },
+};
+
+export default config;

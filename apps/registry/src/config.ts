@@ -1,0 +1,82 @@
+import path from "node:path";
+import { z } from "zod";
+
+/** Everything a registry process can be told, read from the environment at start-up. */
+export interface RegistryConfig {
+  port: number;
+  host: string;
+  /** A postgresql:// URL; when unset, the embedded PGlite under `dataDir` is used. */
+  databaseUrl: string | undefined;
+  /** PGlite's directory; undefined means in memory (tests only). */
+  dataDir: string | undefined;
+  namespace: string;
+  /** Provider modules to load besides the built-in "registry-only" (npm package names or paths). */
+  providerModules: string[];
+  production: boolean;
+  logLevel: string;
+  reconciler: ReconcilerConfig;
+  /** How long SIGTERM waits for in-flight requests and reconciles before giving up. */
+  shutdownTimeoutMs: number;
+}
+
+export interface ReconcilerConfig {
+  enabled: boolean;
+  concurrency: number;
+  leaseMs: number;
+  pollMs: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+}
+
+const int = (min: number) => z.coerce.number().int().min(min);
+
+const envSchema = z.object({
+  PORT: int(0).max(65535).default(4000),
+  HOST: z.string().default("0.0.0.0"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL")
+    .optional(),
+  REGISTRY_DATA_DIR: z.string().default(".data"),
+  REGISTRY_PROVIDERS: z.string().default(""),
+  NODE_ENV: z.string().default("development"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  RECONCILER_ENABLED: z.enum(["true", "false"]).default("true"),
+  RECONCILER_CONCURRENCY: int(1).default(8),
+  RECONCILER_LEASE_MS: int(100).default(30_000),
+  RECONCILER_POLL_MS: int(10).default(1_000),
+  RECONCILER_RETRY_BASE_MS: int(1).default(500),
+  RECONCILER_RETRY_MAX_MS: int(1).default(60_000),
+  SHUTDOWN_TIMEOUT_MS: int(0).default(10_000),
+});
+
+/** Reads the config from `env`; throws one error listing every bad variable and its rule. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): RegistryConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(cwd, e.REGISTRY_DATA_DIR),
+    namespace: "/",
+    providerModules: e.REGISTRY_PROVIDERS.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+    production: e.NODE_ENV === "production",
+    logLevel: e.LOG_LEVEL,
+    reconciler: {
+      enabled: e.RECONCILER_ENABLED === "true",
+      concurrency: e.RECONCILER_CONCURRENCY,
+      leaseMs: e.RECONCILER_LEASE_MS,
+      pollMs: e.RECONCILER_POLL_MS,
+      retryBaseMs: e.RECONCILER_RETRY_BASE_MS,
+      retryMaxMs: e.RECONCILER_RETRY_MAX_MS,
+    },
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+  };
+}

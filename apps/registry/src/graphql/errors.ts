@@ -1,0 +1,75 @@
+import { unwrapResolverError } from "@apollo/server/errors";
+import type { ApolloServerPlugin } from "@apollo/server";
+import type { GraphQLFormattedError } from "graphql";
+import { ErrorCode, RegistryError } from "@stream-registry/core";
+import type { GraphQLContext } from "./context.ts";
+
+/** Codes Apollo Server itself sets for malformed requests; they are safe to show as they are. */
+const apolloCodes = new Set([
+  "GRAPHQL_PARSE_FAILED",
+  "GRAPHQL_VALIDATION_FAILED",
+  "BAD_USER_INPUT",
+  "BAD_REQUEST",
+  "OPERATION_RESOLUTION_FAILURE",
+  "PERSISTED_QUERY_NOT_FOUND",
+  "PERSISTED_QUERY_NOT_SUPPORTED",
+]);
+
+/**
+ * Every error leaves with `extensions.code`: registry errors keep theirs, a lost database becomes
+ * DATABASE_UNAVAILABLE, anything unknown becomes INTERNAL_SERVER_ERROR, masked in production.
+ */
+export function createErrorFormatter(production: boolean) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = unwrapResolverError(error);
+    if (original instanceof RegistryError) {
+      return { ...formatted, message: original.message, extensions: { code: original.code, field: original.field } };
+    }
+    const code = formatted.extensions?.code;
+    if (typeof code === "string" && apolloCodes.has(code)) return formatted;
+    if (isDatabaseUnavailable(original)) {
+      return { ...formatted, message: "the registry's database is unavailable", extensions: { code: ErrorCode.DATABASE_UNAVAILABLE } };
+    }
+    return {
+      ...formatted,
+      message: production ? "Internal server error" : formatted.message,
+      extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR },
+    };
+  };
+}
+
+/** Logs unexpected errors with the request id, and puts that id on them for the caller to quote. */
+export function errorLoggingPlugin(): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didEncounterErrors({ errors, contextValue }) {
+          for (const error of errors) {
+            const original = unwrapResolverError(error);
+            if (original instanceof RegistryError || !error.path) continue;
+            contextValue.logger.error({ requestId: contextValue.requestId, err: original, path: error.path }, "resolver failed");
+          }
+        },
+        async willSendResponse({ response, contextValue }) {
+          if (response.body.kind !== "single") return;
+          for (const error of response.body.singleResult.errors ?? []) {
+            const ext = error.extensions as Record<string, unknown> | undefined;
+            if (ext?.code === ErrorCode.INTERNAL_SERVER_ERROR) ext.requestId = contextValue.requestId;
+          }
+        },
+      };
+    },
+  };
+}
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error || (typeof e === "object" && e !== null); e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|P1001|P1017)$/.test(code) || code.startsWith("08"))) {
+      return true;
+    }
+    if (e instanceof Error && e.name === "PrismaClientInitializationError") return true;
+    if (!(e as { cause?: unknown }).cause) break;
+  }
+  return false;
+}

@@ -1,0 +1,64 @@
+import DataLoader from "dataloader";
+import type { Binding, Cluster, PrismaClient, Stream } from "@stream-registry/store";
+
+/** Per-request batching: a page of streams with their bindings and clusters costs a fixed number of queries. */
+export interface Loaders {
+  clusterById: DataLoader<string, Cluster | undefined>;
+  clusterByName: DataLoader<string, Cluster | undefined>;
+  streamById: DataLoader<string, Stream | undefined>;
+  streamByName: DataLoader<string, Stream | undefined>;
+  bindingsByStreamId: DataLoader<string, Binding[]>;
+  bindingsByClusterId: DataLoader<string, Binding[]>;
+}
+
+export function createLoaders(prisma: PrismaClient): Loaders {
+  const clusterById = new DataLoader<string, Cluster | undefined>(async (ids) =>
+    byKey(ids, await prisma.cluster.findMany({ where: { id: { in: [...ids] } } }), (c) => c.id),
+  );
+  const clusterByName = new DataLoader<string, Cluster | undefined>(async (names) =>
+    byKey(names, await prisma.cluster.findMany({ where: { name: { in: [...names] } } }), (c) => c.name),
+  );
+  const streamById = new DataLoader<string, Stream | undefined>(async (ids) =>
+    byKey(ids, await prisma.stream.findMany({ where: { id: { in: [...ids] } } }), (s) => s.id),
+  );
+  const streamByName = new DataLoader<string, Stream | undefined>(async (names) =>
+    byKey(names, await prisma.stream.findMany({ where: { name: { in: [...names] } } }), (s) => s.name),
+  );
+  const bindingsByStreamId = new DataLoader<string, Binding[]>(async (ids) =>
+    groupBy(ids, await findBindings(prisma, { streamId: { in: [...ids] } }), (b) => b.streamId),
+  );
+  const bindingsByClusterId = new DataLoader<string, Binding[]>(async (ids) =>
+    groupBy(ids, await findBindings(prisma, { clusterId: { in: [...ids] } }), (b) => b.clusterId),
+  );
+  return { clusterById, clusterByName, streamById, streamByName, bindingsByStreamId, bindingsByClusterId };
+}
+
+/** Rows fetched elsewhere (a page of streams) feed the loaders so that no query repeats them. */
+export function primeStreams(loaders: Loaders, streams: readonly Stream[]): void {
+  for (const stream of streams) {
+    loaders.streamById.prime(stream.id, stream);
+    loaders.streamByName.prime(stream.name, stream);
+  }
+}
+
+export function primeClusters(loaders: Loaders, clusters: readonly Cluster[]): void {
+  for (const cluster of clusters) {
+    loaders.clusterById.prime(cluster.id, cluster);
+    loaders.clusterByName.prime(cluster.name, cluster);
+  }
+}
+
+function findBindings(prisma: PrismaClient, where: { streamId?: { in: string[] }; clusterId?: { in: string[] } }) {
+  return prisma.binding.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+}
+
+function byKey<T>(keys: readonly string[], rows: T[], key: (row: T) => string): (T | undefined)[] {
+  const map = new Map(rows.map((row) => [key(row), row]));
+  return keys.map((k) => map.get(k));
+}
+
+function groupBy<T>(keys: readonly string[], rows: T[], key: (row: T) => string): T[][] {
+  const groups = new Map<string, T[]>(keys.map((k) => [k, []]));
+  for (const row of rows) groups.get(key(row))?.push(row);
+  return keys.map((k) => groups.get(k) ?? []);
+}

@@ -1,0 +1,24 @@
+import type { ConfigMaps } from "@stream-registry/core";
+import type { Binding, Change, Cluster, Stream } from "@stream-registry/store";
+import type { ConnectionModel } from "./connection.ts";
+
+/** What resolvers hand each other: database rows, resolved field by field. */
+export type ClusterModel = Cluster;
+export type StreamModel = Stream;
+export type BindingModel = Binding;
+export type ChangeModel = Change;
+export interface NamespaceModel {
+  path: string;
+}
+export interface EffectiveConfigModel {
+  stream: string;
+  cluster: string;
+  isDefault: boolean;
+  config: ConfigMaps;
+  producerConfig: ConfigMaps;
+  consumerConfig: ConfigMaps;
+}
+export type ClusterConnectionModel = ConnectionModel<ClusterModel>;
+export type StreamConnectionModel = ConnectionModel<StreamModel>;
+export type BindingConnectionModel = ConnectionModel<BindingModel>;
+export type ChangeConnectionModel = ConnectionModel<ChangeModel>;

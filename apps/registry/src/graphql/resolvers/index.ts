@@ -1,0 +1,19 @@
+import type { Resolvers } from "../../generated/resolvers-types.ts";
+import { ConfigMapsScalar, ConfigValueScalar, DateTimeScalar } from "../scalars.ts";
+import { BindingType, Cluster, Namespace, ResourceStatus, Stream } from "./entities.ts";
+import { Mutation } from "./mutation.ts";
+import { Query } from "./query.ts";
+
+export const resolvers: Resolvers = {
+  Query,
+  Mutation,
+  Namespace,
+  Cluster,
+  Stream,
+  Binding: BindingType,
+  ResourceStatus,
+  Change: { seq: (change) => change.seq.toString() },
+  ConfigMaps: ConfigMapsScalar,
+  ConfigValue: ConfigValueScalar,
+  DateTime: DateTimeScalar,
+};

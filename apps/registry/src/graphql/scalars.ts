@@ -1,0 +1,43 @@
+import { GraphQLError, GraphQLScalarType, Kind, valueFromASTUntyped } from "graphql";
+import { redactSecrets, type ConfigMaps, type ConfigValue } from "@stream-registry/core";
+
+/**
+ * Config maps pass through as JSON; their rules are checked by the services, which can name the
+ * offending field in `userErrors`. Output is always redacted: secrets are write-only.
+ */
+export const ConfigMapsScalar = new GraphQLScalarType<unknown, ConfigMaps>({
+  name: "ConfigMaps",
+  serialize: (value) => redactSecrets(value as ConfigMaps),
+  parseValue: (value) => value,
+  parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),
+});
+
+export const ConfigValueScalar = new GraphQLScalarType<ConfigValue, ConfigValue>({
+  name: "ConfigValue",
+  serialize: (value) => value as ConfigValue,
+  parseValue: (value) => checkConfigValue(value),
+  parseLiteral: (ast) => {
+    if (ast.kind === Kind.STRING || ast.kind === Kind.BOOLEAN) return ast.value;
+    if (ast.kind === Kind.INT || ast.kind === Kind.FLOAT) return Number(ast.value);
+    throw new GraphQLError("ConfigValue must be a string, number or boolean");
+  },
+});
+
+export const DateTimeScalar = new GraphQLScalarType<Date, string>({
+  name: "DateTime",
+  serialize: (value) => (value as Date).toISOString(),
+  parseValue: (value) => parseDate(value),
+  parseLiteral: (ast) => parseDate(ast.kind === Kind.STRING ? ast.value : undefined),
+});
+
+function checkConfigValue(value: unknown): ConfigValue {
+  if (typeof value === "string" || typeof value === "boolean") return value;
+  if (typeof value === "number" && Number.isFinite(value)) return value;
+  throw new GraphQLError("ConfigValue must be a string, finite number or boolean");
+}
+
+function parseDate(value: unknown): Date {
+  const date = typeof value === "string" ? new Date(value) : undefined;
+  if (!date || Number.isNaN(date.getTime())) throw new GraphQLError("DateTime must be an ISO-8601 string");
+  return date;
+}

@@ -1,0 +1,61 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { HeaderMap, type ApolloServer, type BaseContext, type ContextFunction } from "@apollo/server";
+
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/** Hands one node:http request to Apollo Server and writes its answer. */
+export async function handleGraphQL<C extends BaseContext>(
+  server: ApolloServer<C>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+  context: ContextFunction<[], C>,
+): Promise<void> {
+  const headers = new HeaderMap();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(", ") : value);
+  }
+  const url = new URL(req.url ?? "/", "http://localhost");
+  const response = await server.executeHTTPGraphQLRequest({
+    httpGraphQLRequest: { method: req.method ?? "GET", headers, search: url.search, body },
+    context,
+  });
+  for (const [key, value] of response.headers) res.setHeader(key, value);
+  res.statusCode = response.status ?? 200;
+  if (response.body.kind === "complete") {
+    res.end(response.body.string);
+    return;
+  }
+  for await (const chunk of response.body.asyncIterator) res.write(chunk);
+  res.end();
+}
+
+/** Reads a JSON body (or none); `undefined` with a 4xx already sent when it is unusable. */
+export async function readJsonBody(req: IncomingMessage, res: ServerResponse): Promise<{ ok: boolean; body: unknown }> {
+  if (req.method !== "POST") return { ok: true, body: undefined };
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      sendJson(res, 413, { errors: [{ message: `request body exceeds ${MAX_BODY_BYTES} bytes`, extensions: { code: "BAD_REQUEST" } }] });
+      return { ok: false, body: undefined };
+    }
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (!text) return { ok: true, body: undefined };
+  if (!(req.headers["content-type"] ?? "").includes("json")) return { ok: true, body: text };
+  try {
+    return { ok: true, body: JSON.parse(text) as unknown };
+  } catch {
+    sendJson(res, 400, { errors: [{ message: "request body is not valid JSON", extensions: { code: "BAD_REQUEST" } }] });
+    return { ok: false, body: undefined };
+  }
+}
+
+export function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  res.statusCode = status;
+  res.setHeader("content-type", "application/json; charset=utf-8");
+  res.end(JSON.stringify(value));
+}

@@ -1,0 +1,76 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { ApolloServer } from "@apollo/server";
+import type { GraphQLContext } from "../graphql/context.ts";
+import type { Logger } from "../logger.ts";
+import { handleGraphQL, readJsonBody, sendJson } from "./apollo-handler.ts";
+
+export interface HttpDeps {
+  apollo: ApolloServer<GraphQLContext>;
+  logger: Logger;
+  createContext: (requestId: string, actor: string) => GraphQLContext;
+  readiness: () => Promise<{ ready: boolean; checks: Record<string, unknown> }>;
+}
+
+/**
+ * The registry's HTTP surface: /graphql (API, and Apollo Sandbox for browsers outside
+ * production), /healthz (process alive), /readyz (can serve). One log line per request.
+ */
+export function createHttpServer(deps: HttpDeps): Server {
+  return createServer((req, res) => {
+    const started = performance.now();
+    const requestId = headerValue(req, "x-request-id") ?? randomUUID();
+    res.setHeader("x-request-id", requestId);
+    let operationName: string | undefined;
+    res.on("finish", () => {
+      deps.logger.info(
+        {
+          requestId,
+          method: req.method,
+          path: req.url,
+          status: res.statusCode,
+          operationName,
+          durationMs: Math.round(performance.now() - started),
+        },
+        "request",
+      );
+    });
+    route(req, res, requestId, (name) => (operationName = name)).catch((error: unknown) => {
+      deps.logger.error({ requestId, err: error }, "request failed");
+      if (!res.headersSent) sendJson(res, 500, { errors: [{ message: "Internal server error", extensions: { code: "INTERNAL_SERVER_ERROR", requestId } }] });
+      else res.destroy();
+    });
+  });
+
+  async function route(req: IncomingMessage, res: ServerResponse, requestId: string, setOperation: (name?: string) => void) {
+    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (path === "/healthz") return sendJson(res, 200, { status: "ok" });
+    if (path === "/readyz") {
+      const { ready, checks } = await deps.readiness();
+      return sendJson(res, ready ? 200 : 503, { status: ready ? "ready" : "not ready", checks });
+    }
+    if (path === "/") {
+      res.writeHead(302, { location: "/graphql" });
+      return res.end();
+    }
+    if (path !== "/graphql") return sendJson(res, 404, { error: `no route ${path}; the API is at /graphql` });
+    const { ok, body } = await readJsonBody(req, res);
+    if (!ok) return;
+    setOperation(operationNameOf(body, req));
+    const actor = headerValue(req, "x-actor") ?? "anonymous";
+    await handleGraphQL(deps.apollo, req, res, body, async () => deps.createContext(requestId, actor));
+  }
+}
+
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return (Array.isArray(value) ? value[0] : value) || undefined;
+}
+
+function operationNameOf(body: unknown, req: IncomingMessage): string | undefined {
+  if (typeof body === "object" && body !== null && "operationName" in body) {
+    const name = (body as { operationName?: unknown }).operationName;
+    if (typeof name === "string") return name;
+  }
+  return new URL(req.url ?? "/", "http://localhost").searchParams.get("operationName") ?? undefined;
+}

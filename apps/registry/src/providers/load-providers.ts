@@ -1,0 +1,89 @@
+import { pathToFileURL } from "node:url";
+import path from "node:path";
+import type { StreamProvider } from "@stream-registry/provider-api";
+import { registryOnlyProvider } from "./registry-only.ts";
+
+/** Why a provider module could not be used; the message names the module and the fix. */
+export class ProviderLoadError extends Error {
+  constructor(
+    readonly reason: "missing-module" | "wrong-shape" | "duplicate-kind",
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "ProviderLoadError";
+  }
+}
+
+/**
+ * Loads the built-in provider plus one provider module per specifier (an npm package name, or a
+ * file path relative to `cwd`). A module may export several providers; every named export that
+ * looks like a StreamProvider is taken.
+ */
+export async function loadProviders(
+  specifiers: readonly string[],
+  cwd: string = process.cwd(),
+): Promise<Map<string, StreamProvider>> {
+  const providers = new Map<string, StreamProvider>([[registryOnlyProvider.kind, registryOnlyProvider]]);
+  for (const specifier of specifiers) {
+    for (const provider of await importProviders(specifier, cwd)) {
+      const existing = providers.get(provider.kind);
+      if (existing && existing !== provider) {
+        throw new ProviderLoadError(
+          "duplicate-kind",
+          `provider module "${specifier}" exports kind "${provider.kind}", which is already loaded`,
+        );
+      }
+      providers.set(provider.kind, provider);
+    }
+  }
+  return providers;
+}
+
+async function importProviders(specifier: string, cwd: string): Promise<StreamProvider[]> {
+  const isPath = specifier.startsWith(".") || path.isAbsolute(specifier);
+  const target = isPath ? pathToFileURL(path.resolve(cwd, specifier)).href : specifier;
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(target)) as Record<string, unknown>;
+  } catch (error) {
+    throw new ProviderLoadError(
+      "missing-module",
+      `cannot load provider module "${specifier}": ${(error as Error).message}` +
+        (isPath ? "" : ` (is the package installed? npm i ${specifier})`),
+      { cause: error },
+    );
+  }
+  const found = Object.values(module).filter(isStreamProvider);
+  if (found.length === 0) {
+    throw new ProviderLoadError(
+      "wrong-shape",
+      `provider module "${specifier}" exports no stream provider: expected a named export with ` +
+        `"kind" (string), "configMaps" (array) and "infrastructure" (createStreamBinding, ` +
+        `updateStreamBinding, deleteStreamBinding, validateCluster, validateStream)`,
+    );
+  }
+  return found;
+}
+
+const infrastructureMethods = [
+  "validateCluster",
+  "validateStream",
+  "createStreamBinding",
+  "updateStreamBinding",
+  "deleteStreamBinding",
+] as const;
+
+function isStreamProvider(value: unknown): value is StreamProvider {
+  if (typeof value !== "object" || value === null) return false;
+  const candidate = value as Partial<StreamProvider>;
+  const infrastructure = candidate.infrastructure as unknown as Record<string, unknown> | undefined;
+  return (
+    typeof candidate.kind === "string" &&
+    candidate.kind.length > 0 &&
+    Array.isArray(candidate.configMaps) &&
+    typeof infrastructure === "object" &&
+    infrastructure !== null &&
+    infrastructureMethods.every((method) => typeof infrastructure[method] === "function")
+  );
+}

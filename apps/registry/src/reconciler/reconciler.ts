@@ -1,0 +1,161 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { retryDelayMs } from "@stream-registry/core";
+import { ProviderError } from "@stream-registry/provider-api";
+import {
+  completeJob,
+  extendLease,
+  leaseJobs,
+  releaseAllLeases,
+  retryJob,
+  type LeasedJob,
+} from "@stream-registry/store";
+import type { ReconcilerConfig } from "../config.ts";
+import type { Logger } from "../logger.ts";
+import type { ServiceDeps } from "../services/deps.ts";
+import { BINDING_JOB } from "../services/deps.ts";
+import { reconcileBinding, recordBindingFailure, type BindingOutcome } from "./binding-reconciler.ts";
+
+/**
+ * Works off the durable job queue: leases due jobs, calls providers through the reconcile
+ * functions, and records the outcome. Jobs survive crashes (an expired lease makes them due again)
+ * and several processes may share one database.
+ */
+export class Reconciler {
+  readonly worker = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private running = false;
+  private loopDone: Promise<void> = Promise.resolve();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly abort = new AbortController();
+  private wakeUp: (() => void) | undefined;
+  private lastLeaseError: string | undefined;
+
+  constructor(
+    private readonly deps: Omit<ServiceDeps, "wakeReconciler">,
+    private readonly config: ReconcilerConfig,
+    private readonly logger: Logger,
+  ) {}
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  start(): void {
+    if (this.running || !this.config.enabled) return;
+    this.running = true;
+    this.loopDone = this.loop();
+  }
+
+  /** Looks for due jobs now instead of at the next poll. */
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  /** Stops leasing, lets in-flight reconciles finish for up to `timeoutMs`, then gives back all leases. */
+  async stop(timeoutMs: number): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.wake();
+    await this.loopDone;
+    const drained = await Promise.race([
+      Promise.allSettled([...this.inFlight]).then(() => true),
+      sleep(timeoutMs).then(() => false),
+    ]);
+    if (!drained) {
+      this.abort.abort(new Error("registry is shutting down"));
+      await Promise.race([Promise.allSettled([...this.inFlight]), sleep(1_000)]);
+    }
+    const released = await releaseAllLeases(this.deps.db.prisma, this.worker).catch(() => 0);
+    this.logger.info({ worker: this.worker, released, drained }, "reconciler stopped");
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      const free = this.config.concurrency - this.inFlight.size;
+      if (free > 0) {
+        try {
+          const jobs = await leaseJobs(this.deps.db.prisma, this.worker, free, this.config.leaseMs);
+          for (const job of jobs) this.track(this.handle(job));
+          this.lastLeaseError = undefined;
+        } catch (error) {
+          const message = (error as Error).message;
+          if (message !== this.lastLeaseError) this.logger.error({ err: error }, "reconciler cannot lease jobs");
+          this.lastLeaseError = message;
+        }
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.config.pollMs);
+        this.wakeUp = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wakeUp = undefined;
+    }
+  }
+
+  private track(work: Promise<void>): void {
+    this.inFlight.add(work);
+    void work.finally(() => {
+      this.inFlight.delete(work);
+      this.wake();
+    });
+  }
+
+  private async handle(job: LeasedJob): Promise<void> {
+    const { prisma } = this.deps.db;
+    const started = performance.now();
+    const heartbeat = setInterval(
+      () => void extendLease(prisma, job, this.worker, this.config.leaseMs).catch(() => {}),
+      this.config.leaseMs / 3,
+    );
+    const log = { job: String(job.id), kind: job.kind, target: job.targetId, attempt: job.attempts };
+    try {
+      const outcome = await this.run(job);
+      if (outcome.kind === "provider-missing") {
+        throw new Error(`provider "${outcome.provider}" is not loaded in this registry (see REGISTRY_PROVIDERS)`);
+      }
+      await completeJob(prisma, job, this.worker);
+      this.logger.info({ ...log, outcome: outcome.kind, durationMs: elapsed(started) }, "reconcile");
+    } catch (error) {
+      await this.recordFailure(job, error, log, started).catch((recordError: unknown) =>
+        // The lease expires and the job is tried again; nothing is lost.
+        this.logger.error({ ...log, err: recordError }, "reconcile failure could not be recorded"),
+      );
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  private run(job: LeasedJob): Promise<BindingOutcome> {
+    if (job.kind !== BINDING_JOB) throw new Error(`unknown job kind "${job.kind}"`);
+    return reconcileBinding({ ...this.deps, wakeReconciler: () => this.wake() }, job.targetId, this.abort.signal);
+  }
+
+  private async recordFailure(job: LeasedJob, error: unknown, log: object, started: number): Promise<void> {
+    const { prisma } = this.deps.db;
+    const deps = { ...this.deps, wakeReconciler: () => this.wake() };
+    const message = error instanceof Error ? error.message : String(error);
+    // Only a provider can say a failure is permanent; anything else (an outage, a bug) is retried.
+    const permanent = error instanceof ProviderError && !error.retriable;
+    if (permanent) {
+      await recordBindingFailure(deps, job.targetId, message, true);
+      await completeJob(prisma, job, this.worker);
+      this.logger.warn({ ...log, outcome: "failed", error: message, durationMs: elapsed(started) }, "reconcile");
+      return;
+    }
+    const delayMs = retryDelayMs(job.attempts, { baseMs: this.config.retryBaseMs, maxMs: this.config.retryMaxMs });
+    const status = `attempt ${job.attempts} failed: ${message}; retrying in ${(delayMs / 1000).toFixed(1)}s`;
+    await recordBindingFailure(deps, job.targetId, status, false);
+    await retryJob(prisma, job, this.worker, delayMs, message);
+    this.logger.warn({ ...log, outcome: "retry", error: message, delayMs, durationMs: elapsed(started) }, "reconcile");
+  }
+}
+
+function elapsed(started: number): number {
+  return Math.round(performance.now() - started);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,111 @@
+import type { AddressInfo } from "node:net";
+import { ApolloServer } from "@apollo/server";
+import { ApolloServerPluginDrainHttpServer } from "@apollo/server/plugin/drainHttpServer";
+import { migrate, openDatabase, type Database } from "@stream-registry/store";
+import type { RegistryConfig } from "./config.ts";
+import type { GraphQLContext } from "./graphql/context.ts";
+import { createErrorFormatter, errorLoggingPlugin } from "./graphql/errors.ts";
+import { createLoaders } from "./graphql/loaders.ts";
+import { buildSchema } from "./graphql/schema.ts";
+import { createHttpServer } from "./http/server.ts";
+import { createLogger, type Logger } from "./logger.ts";
+import { loadProviders } from "./providers/load-providers.ts";
+import { ProviderRegistry } from "./providers/provider-registry.ts";
+import { Reconciler } from "./reconciler/reconciler.ts";
+import { createServices } from "./services/services.ts";
+
+export interface RunningRegistry extends AsyncDisposable {
+  /** e.g. http://127.0.0.1:4000/graphql */
+  url: string;
+  port: number;
+  db: Database;
+  reconciler: Reconciler;
+  logger: Logger;
+  /** Graceful stop: no new requests, in-flight ones drained, job leases released. */
+  stop(): Promise<void>;
+}
+
+/** Starts one registry: database (migrated), providers, reconciler, HTTP server. */
+export async function startRegistry(config: RegistryConfig, logger = createLogger(config.logLevel)): Promise<RunningRegistry> {
+  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const { applied } = await migrate(db);
+    logger.info({ database: db.kind, location: db.location, applied }, "database ready");
+    const providers = new ProviderRegistry(await loadProviders(config.providerModules));
+    const baseDeps = { db, providers, namespace: config.namespace };
+    const reconciler = new Reconciler(baseDeps, config.reconciler, logger);
+    const services = createServices({ ...baseDeps, wakeReconciler: () => reconciler.wake() });
+
+    let httpServer: ReturnType<typeof createHttpServer> | undefined;
+    const apollo = new ApolloServer<GraphQLContext>({
+      schema: buildSchema(),
+      formatError: createErrorFormatter(config.production),
+      includeStacktraceInErrorResponses: false,
+      plugins: [
+        errorLoggingPlugin(),
+        { serverWillStart: async () => ({ drainServer: async () => void (httpServer && (await drain(httpServer))) }) },
+      ],
+    });
+    await apollo.start();
+    httpServer = createHttpServer({
+      apollo,
+      logger,
+      createContext: (requestId, actor) => ({
+        requestId,
+        actor,
+        namespace: config.namespace,
+        services,
+        loaders: createLoaders(db.prisma),
+        logger,
+      }),
+      readiness: async () => {
+        const database = await db.prisma.$queryRaw`SELECT 1`.then(() => "ok", (e: Error) => e.message);
+        const checks = {
+          database,
+          migrations: "applied",
+          reconciler: config.reconciler.enabled ? (reconciler.isRunning ? "running" : "stopped") : "disabled",
+        };
+        return { ready: database === "ok" && checks.reconciler !== "stopped", checks };
+      },
+    });
+    const server = httpServer;
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(config.port, config.host, resolve);
+    });
+    reconciler.start();
+    const { port } = server.address() as AddressInfo;
+    const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
+    const url = `http://${host}:${port}/graphql`;
+    logger.info({ url, namespace: config.namespace, providers: providers.kinds() }, "registry started");
+
+    let stopping: Promise<void> | undefined;
+    const stop = () =>
+      (stopping ??= (async () => {
+        logger.info("registry stopping");
+        await withTimeout(apollo.stop(), config.shutdownTimeoutMs).catch((error: unknown) => logger.warn({ err: error }, "apollo stop"));
+        await reconciler.stop(config.shutdownTimeoutMs);
+        await providers.close();
+        await db.close();
+        logger.info("registry stopped");
+      })());
+    return { url, port, db, reconciler, logger, stop, [Symbol.asyncDispose]: stop };
+  } catch (error) {
+    await db.close().catch(() => {});
+    throw error;
+  }
+}
+
+/** Stops accepting, lets in-flight requests finish, then closes idle keep-alive connections. */
+async function drain(server: ReturnType<typeof createHttpServer>): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  await closed;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms).unref()),
+  ]);
+}

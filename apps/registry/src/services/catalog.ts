@@ -1,0 +1,141 @@
+import { checkPageSize, decodeCursor, encodeCursor, type ConfigValue } from "@stream-registry/core";
+import type { Binding, Change, Cluster, Prisma, Stream } from "@stream-registry/store";
+import type { ServiceDeps } from "./deps.ts";
+
+/** One page of a keyset-paginated list; cursors are opaque to clients. */
+export interface Page<T> {
+  items: { node: T; cursor: string }[];
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  totalCount: () => Promise<number>;
+}
+
+export interface PageArgs {
+  first?: number | null;
+  after?: string | null;
+}
+
+export interface ConfigEntryFilter {
+  map: string;
+  key: string;
+  value: ConfigValue;
+}
+
+export interface NameFilter {
+  nameStartsWith?: string | null;
+  nameContains?: string | null;
+  config?: ConfigEntryFilter[] | null;
+}
+
+export interface ClusterFilter extends NameFilter {
+  provider?: string | null;
+}
+
+export interface BindingFilter {
+  stream?: string | null;
+  cluster?: string | null;
+  phase?: Binding["phase"] | null;
+}
+
+/** Read side: lists with filters and stable keyset pagination. */
+export class Catalog {
+  constructor(private readonly deps: Pick<ServiceDeps, "db">) {}
+
+  async streams(filter: NameFilter | null | undefined, args: PageArgs): Promise<Page<Stream>> {
+    const where: Prisma.StreamWhereInput = { AND: [nameWhere(filter), ...configWhere(filter?.config)] };
+    const take = checkPageSize(args.first, ["first"]);
+    const after = args.after ? String(decodeCursor(args.after).name) : undefined;
+    const rows = await this.deps.db.prisma.stream.findMany({
+      where: after ? { AND: [where, { name: { gt: after } }] } : where,
+      orderBy: { name: "asc" },
+      take: take + 1,
+    });
+    return page(rows, take, !!after, (s) => ({ name: s.name }), () => this.deps.db.prisma.stream.count({ where }));
+  }
+
+  async clusters(filter: ClusterFilter | null | undefined, args: PageArgs): Promise<Page<Cluster>> {
+    const where: Prisma.ClusterWhereInput = {
+      AND: [nameWhere(filter), ...configWhere(filter?.config), filter?.provider ? { provider: filter.provider } : {}],
+    };
+    const take = checkPageSize(args.first, ["first"]);
+    const after = args.after ? String(decodeCursor(args.after).name) : undefined;
+    const rows = await this.deps.db.prisma.cluster.findMany({
+      where: after ? { AND: [where, { name: { gt: after } }] } : where,
+      orderBy: { name: "asc" },
+      take: take + 1,
+    });
+    return page(rows, take, !!after, (c) => ({ name: c.name }), () => this.deps.db.prisma.cluster.count({ where }));
+  }
+
+  /** Bindings ordered by stream name, then creation: DESCRIBE BINDINGS's order (default first). */
+  async bindings(filter: BindingFilter | null | undefined, args: PageArgs): Promise<Page<Binding & { stream: Stream }>> {
+    const where: Prisma.BindingWhereInput = {
+      ...(filter?.stream ? { stream: { name: filter.stream } } : {}),
+      ...(filter?.cluster ? { cluster: { name: filter.cluster } } : {}),
+      ...(filter?.phase ? { phase: filter.phase } : {}),
+    };
+    const take = checkPageSize(args.first, ["first"]);
+    const cursor = args.after ? decodeCursor(args.after) : undefined;
+    const afterWhere: Prisma.BindingWhereInput | undefined = cursor && {
+      OR: [
+        { stream: { name: { gt: String(cursor.s) } } },
+        { stream: { name: String(cursor.s) }, createdAt: { gt: new Date(Number(cursor.t)) } },
+        { stream: { name: String(cursor.s) }, createdAt: new Date(Number(cursor.t)), id: { gt: String(cursor.id) } },
+      ],
+    };
+    const rows = await this.deps.db.prisma.binding.findMany({
+      where: afterWhere ? { AND: [where, afterWhere] } : where,
+      orderBy: [{ stream: { name: "asc" } }, { createdAt: "asc" }, { id: "asc" }],
+      include: { stream: true },
+      take: take + 1,
+    });
+    return page(
+      rows,
+      take,
+      !!cursor,
+      (b) => ({ s: b.stream.name, t: b.createdAt.getTime(), id: b.id }),
+      () => this.deps.db.prisma.binding.count({ where }),
+    );
+  }
+
+  /** The change log, oldest first. */
+  async changes(args: PageArgs): Promise<Page<Change>> {
+    const take = checkPageSize(args.first, ["first"]);
+    const after = args.after ? BigInt(String(decodeCursor(args.after).seq)) : undefined;
+    const rows = await this.deps.db.prisma.change.findMany({
+      where: after === undefined ? {} : { seq: { gt: after } },
+      orderBy: { seq: "asc" },
+      take: take + 1,
+    });
+    return page(rows, take, after !== undefined, (c) => ({ seq: c.seq.toString() }), () => this.deps.db.prisma.change.count());
+  }
+}
+
+function page<T>(
+  rows: T[],
+  take: number,
+  hasPreviousPage: boolean,
+  key: (row: T) => Record<string, string | number>,
+  totalCount: () => Promise<number>,
+): Page<T> {
+  return {
+    items: rows.slice(0, take).map((node) => ({ node, cursor: encodeCursor(key(node)) })),
+    hasNextPage: rows.length > take,
+    hasPreviousPage,
+    totalCount,
+  };
+}
+
+function nameWhere(filter: NameFilter | null | undefined): { name?: Prisma.StringFilter } {
+  if (!filter?.nameStartsWith && !filter?.nameContains) return {};
+  return {
+    name: {
+      ...(filter.nameStartsWith ? { startsWith: filter.nameStartsWith } : {}),
+      ...(filter.nameContains ? { contains: filter.nameContains } : {}),
+    },
+  };
+}
+
+function configWhere(entries: ConfigEntryFilter[] | null | undefined): { config: Prisma.JsonFilter }[] {
+  return (entries ?? []).map((entry) => ({ config: { path: [entry.map, entry.key], equals: entry.value } }));
+}

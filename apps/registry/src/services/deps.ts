@@ -1,0 +1,18 @@
+import type { Database } from "@stream-registry/store";
+import type { ProviderRegistry } from "../providers/provider-registry.ts";
+
+/** What the services share: built once per process. */
+export interface ServiceDeps {
+  db: Database;
+  providers: ProviderRegistry;
+  namespace: string;
+  /** Tells the reconciler that jobs were enqueued (after the transaction committed). */
+  wakeReconciler: () => void;
+}
+
+/** Who asked for a change: recorded in the change log. */
+export interface Actor {
+  actor: string;
+}
+
+export const BINDING_JOB = "binding";

@@ -1,0 +1,23 @@
+import { ErrorCode, RegistryError, type UserError } from "@stream-registry/core";
+
+/** Expected failures of one mutation: reported in its payload's `userErrors`; nothing was changed. */
+export class UserErrors extends Error {
+  constructor(readonly errors: UserError[]) {
+    super(errors.map((e) => e.message).join("; "));
+    this.name = "UserErrors";
+  }
+}
+
+export function throwIfAny(errors: UserError[]): void {
+  if (errors.length > 0) throw new UserErrors(errors);
+}
+
+/** The user errors an expected failure stands for, or undefined for a fault. */
+export function asUserErrors(error: unknown): UserError[] | undefined {
+  if (error instanceof UserErrors) return error.errors;
+  if (error instanceof RegistryError && !faultCodes.has(error.code)) return [error.toUserError()];
+  return undefined;
+}
+
+/** Codes that are never the caller's doing: they surface as GraphQL errors, not user errors. */
+const faultCodes = new Set<ErrorCode>([ErrorCode.DATABASE_UNAVAILABLE, ErrorCode.INTERNAL_SERVER_ERROR]);

@@ -1,0 +1,94 @@
+import js from "@eslint/js";
+import { defineConfig, globalIgnores } from "eslint/config";
+import tseslint from "typescript-eslint";
+
+// Files that belong to a workspace tsconfig (its "include" is src, test, bench and *.ts).
+// Only these get the type-aware rules: a file outside every tsconfig would make the
+// project service fail, so everything else is linted without type information.
+const typedFiles = ["{packages,apps}/*/{src,test,bench}/**/*.ts", "{packages,apps}/*/*.ts"];
+
+export default defineConfig(
+  globalIgnores([
+    "**/node_modules/",
+    "**/.data/",
+    "**/.cache/",
+    "**/dist/",
+    "**/generated/",
+    "**/.turbo/",
+    "**/coverage/",
+  ]),
+
+  js.configs.recommended,
+  tseslint.configs.recommended,
+
+  {
+    linterOptions: { reportUnusedDisableDirectives: "error" },
+    languageOptions: { ecmaVersion: 2023, sourceType: "module" },
+    rules: {
+      "@typescript-eslint/consistent-type-imports": "error",
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        {
+          args: "after-used",
+          argsIgnorePattern: "^_",
+          varsIgnorePattern: "^_",
+          caughtErrorsIgnorePattern: "^_",
+          destructuredArrayIgnorePattern: "^_",
+          ignoreRestSiblings: true,
+        },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "ExportDefaultDeclaration",
+          message: "Use named exports only (export default is allowed in *.config.* files).",
+        },
+        {
+          selector: "ExportSpecifier[exported.name='default']",
+          message: "Use named exports only (export default is allowed in *.config.* files).",
+        },
+      ],
+      "no-console": "warn",
+    },
+  },
+
+  // Promise mistakes are the bugs types catch best; the rest of the typed presets stay off to keep lint fast.
+  {
+    files: typedFiles,
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+      "@typescript-eslint/await-thenable": "error",
+    },
+  },
+
+  // Tools read their config from a default export (graphql-codegen's is codegen.ts).
+  {
+    files: ["**/*.config.{ts,js,mjs,cjs,mts,cts}", "**/codegen.ts"],
+    rules: { "no-restricted-syntax": "off" },
+  },
+
+  // Programs whose output is the console.
+  {
+    files: ["**/scripts/**", "**/bench/**", "**/cli/**"],
+    rules: { "no-console": "off" },
+  },
+
+  // Plain JavaScript runs on Node; TypeScript files get undefined names from tsc instead.
+  {
+    files: ["**/*.{js,mjs,cjs}"],
+    languageOptions: {
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        URL: "readonly",
+        Buffer: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+      },
+    },
+  },
+);

@@ -1,0 +1,54 @@
+/**
+ * The one error-code vocabulary of the registry. GraphQL errors carry it in
+ * `extensions.code`; expected failures of a mutation carry it in `userErrors`.
+ */
+export enum ErrorCode {
+  /** A field of the input breaks a rule (name syntax, config map shape, page size, cursor). */
+  INVALID_INPUT = "INVALID_INPUT",
+  /** A named object (namespace, cluster, stream, binding, ...) does not exist. */
+  NOT_FOUND = "NOT_FOUND",
+  /** A create names an object that already exists. */
+  ALREADY_EXISTS = "ALREADY_EXISTS",
+  /** A delete is blocked by dependents, e.g. a stream with bindings or a cluster with bindings. */
+  IN_USE = "IN_USE",
+  /** A change targets an object whose deletion is in progress. */
+  BEING_DELETED = "BEING_DELETED",
+  /** The cluster's stream provider refused the config. */
+  PROVIDER_REJECTED = "PROVIDER_REJECTED",
+  /** The stream provider could not be reached to validate; an outage, so a fault, not user data. */
+  PROVIDER_UNAVAILABLE = "PROVIDER_UNAVAILABLE",
+  /** Fault: the database could not be reached; the request may be retried. */
+  DATABASE_UNAVAILABLE = "DATABASE_UNAVAILABLE",
+  /** Fault: anything unexpected; masked in production and logged with the request id. */
+  INTERNAL_SERVER_ERROR = "INTERNAL_SERVER_ERROR",
+}
+
+/** An expected failure, returned as data in a mutation payload rather than thrown. */
+export interface UserError {
+  code: ErrorCode;
+  /** Path of the offending input field, e.g. ["input", "config", "apache.kafka", "partitions"]. */
+  field: string[];
+  message: string;
+}
+
+export function userError(code: ErrorCode, field: string[], message: string): UserError {
+  // Copied so a caller that keeps building its path array cannot change a reported error.
+  return { code, field: [...field], message };
+}
+
+/** Thrown by domain logic; the API layer turns it into a userError or a GraphQL error by code. */
+export class RegistryError extends Error {
+  readonly code: ErrorCode;
+  readonly field: string[];
+
+  constructor(code: ErrorCode, message: string, field: string[] = []) {
+    super(message);
+    this.name = "RegistryError";
+    this.code = code;
+    this.field = [...field];
+  }
+
+  toUserError(): UserError {
+    return userError(this.code, this.field, this.message);
+  }
+}

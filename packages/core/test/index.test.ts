@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import * as core from "../src/index.ts";
+
+describe("public API", () => {
+  it("re-exports every agreed name", () => {
+    const expected = {
+      ErrorCode: "object",
+      RegistryError: "function",
+      userError: "function",
+      MAX_NAME_LENGTH: "number",
+      ROOT_NAMESPACE: "string",
+      checkName: "function",
+      formatFqn: "function",
+      parseFqn: "function",
+      checkNamespacePath: "function",
+      checkConfigMaps: "function",
+      mergeConfigMaps: "function",
+      isSecretKey: "function",
+      redactSecrets: "function",
+      configMapsEqual: "function",
+      Phase: "object",
+      nextPhase: "function",
+      retryDelayMs: "function",
+      encodeCursor: "function",
+      decodeCursor: "function",
+      DEFAULT_PAGE_SIZE: "number",
+      MAX_PAGE_SIZE: "number",
+      checkPageSize: "function",
+    };
+    const actual = Object.fromEntries(
+      Object.keys(expected).map((name) => [name, typeof (core as Record<string, unknown>)[name]]),
+    );
+    expect(actual).toEqual(expected);
+  });
+
+  it("has no default export", () => {
+    expect("default" in core).toBe(false);
+  });
+});

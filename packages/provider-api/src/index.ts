@@ -1,0 +1,6 @@
+export * from "./connectors.ts";
+export * from "./errors.ts";
+export * from "./infrastructure.ts";
+export * from "./provider.ts";
+export * from "./replication.ts";
+export * from "./schema.ts";

@@ -1,0 +1,39 @@
+import type { ConfigMap } from "@stream-registry/core";
+import type { ConfigIssue } from "./errors.ts";
+import type { StreamInfrastructureManager } from "./infrastructure.ts";
+import type { StreamRelocationManager, StreamReplicationManager } from "./replication.ts";
+import type { SchemaManager } from "./schema.ts";
+import type { StreamSinkManager, StreamSourceManager } from "./connectors.ts";
+
+/** Where a config map appears. */
+export type ConfigScope = "cluster" | "stream" | "producer" | "consumer";
+
+/** A config map a provider owns, e.g. "apache.kafka": documented, and validated wherever it appears. */
+export interface ConfigMapDefinition {
+  name: string;
+  description: string;
+  /** Scopes the map must be present in, e.g. ["cluster"] for connection settings. */
+  requiredIn?: readonly ConfigScope[];
+  /** Issues with one map's keys and values; field paths are relative to the map, e.g. ["partitions"]. */
+  validate?(map: ConfigMap, scope: ConfigScope): ConfigIssue[];
+}
+
+/**
+ * A stream provider: a plugin that realizes the registry's desired state on one kind of platform.
+ * Export it as a named constant: `export const kafkaProvider = { ... } satisfies StreamProvider`.
+ * Only `infrastructure` is required; a provider without e.g. `schemas` does not support schemas.
+ */
+export interface StreamProvider {
+  /** What clusters name in `provider`, e.g. "kafka". */
+  readonly kind: string;
+  readonly description: string;
+  readonly configMaps: readonly ConfigMapDefinition[];
+  readonly infrastructure: StreamInfrastructureManager;
+  readonly schemas?: SchemaManager;
+  readonly sources?: StreamSourceManager;
+  readonly sinks?: StreamSinkManager;
+  readonly replication?: StreamReplicationManager;
+  readonly relocation?: StreamRelocationManager;
+  /** Releases connections; called once when the registry stops. */
+  close?(): Promise<void>;
+}

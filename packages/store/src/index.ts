@@ -1,0 +1,8 @@
+export * from "./change-log.ts";
+export * from "./database.ts";
+export * from "./job-queue.ts";
+export * from "./migrate.ts";
+export * from "./transaction.ts";
+export { Prisma, PrismaClient } from "./generated/prisma/client.ts";
+export type { Binding, Change, Cluster, Job, Stream } from "./generated/prisma/client.ts";
+export { Phase as DbPhase } from "./generated/prisma/enums.ts";

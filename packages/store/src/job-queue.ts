@@ -1,0 +1,100 @@
+import type { PrismaClient } from "./generated/prisma/client.ts";
+import type { Tx } from "./transaction.ts";
+
+/** A leased reconcile request. `seq` identifies the request the worker saw. */
+export interface LeasedJob {
+  id: bigint;
+  kind: string;
+  targetId: string;
+  seq: number;
+  attempts: number;
+}
+
+/**
+ * Asks for `targetId` to be reconciled. Called inside the transaction that changed the desired
+ * state, so the request is durable exactly when the change is. A pending request for the same
+ * target is bumped instead of duplicated: reconciling reads the latest desired state anyway.
+ */
+export async function enqueueJob(tx: Tx, kind: string, targetId: string): Promise<void> {
+  await tx.$executeRaw`
+    INSERT INTO job (kind, target_id) VALUES (${kind}, ${targetId})
+    ON CONFLICT (kind, target_id) DO UPDATE
+      SET seq = job.seq + 1, run_at = now(), attempts = 0, last_error = NULL`;
+}
+
+/**
+ * Leases up to `limit` due jobs for `worker`. SKIP LOCKED lets several registry processes share
+ * one database without handing the same job to two of them; an expired lease (a crashed worker)
+ * makes the job due again.
+ */
+export async function leaseJobs(
+  prisma: PrismaClient,
+  worker: string,
+  limit: number,
+  leaseMs: number,
+): Promise<LeasedJob[]> {
+  const rows = await prisma.$queryRaw<
+    { id: bigint; kind: string; target_id: string; seq: number; attempts: number }[]
+  >`
+    UPDATE job SET leased_by = ${worker},
+      leased_until = now() + make_interval(secs => ${leaseMs / 1000}::float8),
+      attempts = attempts + 1
+    WHERE id IN (
+      SELECT id FROM job
+      WHERE run_at <= now() AND (leased_until IS NULL OR leased_until < now())
+      ORDER BY run_at, id
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED)
+    RETURNING id, kind, target_id, seq, attempts`;
+  return rows.map((r) => ({ id: r.id, kind: r.kind, targetId: r.target_id, seq: r.seq, attempts: r.attempts }));
+}
+
+/** Keeps a lease alive while a slow provider call runs. */
+export async function extendLease(prisma: PrismaClient, job: LeasedJob, worker: string, leaseMs: number) {
+  await prisma.$executeRaw`
+    UPDATE job SET leased_until = now() + make_interval(secs => ${leaseMs / 1000}::float8)
+    WHERE id = ${job.id} AND leased_by = ${worker}`;
+}
+
+/**
+ * Marks the request done. If a newer request for the same target arrived meanwhile (seq moved),
+ * the row stays and becomes due at once, so that newer desired state is reconciled too.
+ */
+export async function completeJob(prisma: PrismaClient, job: LeasedJob, worker: string): Promise<void> {
+  const deleted = await prisma.$executeRaw`
+    DELETE FROM job WHERE id = ${job.id} AND seq = ${job.seq} AND leased_by = ${worker}`;
+  if (deleted === 0) await releaseJob(prisma, job, worker);
+}
+
+/** Schedules another attempt after `delayMs`, or at once if a newer request arrived meanwhile. */
+export async function retryJob(
+  prisma: PrismaClient,
+  job: LeasedJob,
+  worker: string,
+  delayMs: number,
+  error: string,
+): Promise<void> {
+  await prisma.$executeRaw`
+    UPDATE job SET leased_by = NULL, leased_until = NULL, last_error = ${error},
+      run_at = CASE WHEN seq = ${job.seq}
+        THEN now() + make_interval(secs => ${delayMs / 1000}::float8) ELSE now() END
+    WHERE id = ${job.id} AND leased_by = ${worker}`;
+}
+
+export async function releaseJob(prisma: PrismaClient, job: LeasedJob, worker: string): Promise<void> {
+  await prisma.$executeRaw`
+    UPDATE job SET leased_by = NULL, leased_until = NULL WHERE id = ${job.id} AND leased_by = ${worker}`;
+}
+
+/** Gives back every lease of a stopping worker so that another process picks the jobs up at once. */
+export async function releaseAllLeases(prisma: PrismaClient, worker: string): Promise<number> {
+  return prisma.$executeRaw`UPDATE job SET leased_by = NULL, leased_until = NULL WHERE leased_by = ${worker}`;
+}
+
+/** Milliseconds until the next job is due (0 if one is due now), or undefined when there is none. */
+export async function nextDueInMs(prisma: PrismaClient): Promise<number | undefined> {
+  const [row] = await prisma.$queryRaw<{ ms: number | null }[]>`
+    SELECT GREATEST(0, EXTRACT(EPOCH FROM (min(GREATEST(run_at, COALESCE(leased_until, run_at))) - now())) * 1000)::float8 AS ms
+    FROM job`;
+  return row?.ms ?? undefined;
+}

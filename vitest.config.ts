@@ -1,0 +1,32 @@
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { defineConfig } from "vitest/config";
+import { SummaryReporter } from "./tools/vitest-summary-reporter.ts";
+
+const workspaceDirs = ["packages", "apps"]
+  .filter((parent) => existsSync(join(import.meta.dirname, parent)))
+  .flatMap((parent) =>
+    readdirSync(join(import.meta.dirname, parent), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => join(parent, entry.name)),
+  );
+
+export default defineConfig({
+  test: {
+    // One project per workspace folder, named for it: `vitest run --project store`.
+    projects: workspaceDirs.map((dir) => ({
+      extends: true,
+      test: {
+        name: dir.split("/").at(-1),
+        root: join(import.meta.dirname, dir),
+        include: ["test/**/*.test.ts"],
+      },
+    })),
+    pool: "forks",
+    // Integration tests create their own databases, so test files may run side by side.
+    fileParallelism: true,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    reporters: ["default", new SummaryReporter()],
+  },
+});
