@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 import { SummaryReporter } from "./tools/vitest-summary-reporter.ts";
@@ -23,8 +24,10 @@ export default defineConfig({
       },
     })),
     pool: "forks",
-    // Integration tests create their own databases, so test files may run side by side.
+    // Integration tests create their own databases, so test files may run side by side. They mostly
+    // wait on I/O, and Vitest's default (cores - 1) would run them one at a time on a 2-core machine.
     fileParallelism: true,
+    maxWorkers: Math.max(2, availableParallelism()),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ["default", new SummaryReporter()],

@@ -1,6 +1,5 @@
 import type { AddressInfo } from "node:net";
 import { ApolloServer } from "@apollo/server";
-import { ApolloServerPluginDrainHttpServer } from "@apollo/server/plugin/drainHttpServer";
 import { migrate, openDatabase, type Database } from "@stream-registry/store";
 import type { RegistryConfig } from "./config.ts";
 import type { GraphQLContext } from "./graphql/context.ts";
@@ -36,18 +35,14 @@ export async function startRegistry(config: RegistryConfig, logger = createLogge
     const reconciler = new Reconciler(baseDeps, config.reconciler, logger);
     const services = createServices({ ...baseDeps, wakeReconciler: () => reconciler.wake() });
 
-    let httpServer: ReturnType<typeof createHttpServer> | undefined;
     const apollo = new ApolloServer<GraphQLContext>({
       schema: buildSchema(),
       formatError: createErrorFormatter(config.production),
       includeStacktraceInErrorResponses: false,
-      plugins: [
-        errorLoggingPlugin(),
-        { serverWillStart: async () => ({ drainServer: async () => void (httpServer && (await drain(httpServer))) }) },
-      ],
+      plugins: [errorLoggingPlugin()],
     });
     await apollo.start();
-    httpServer = createHttpServer({
+    const server = createHttpServer({
       apollo,
       logger,
       createContext: (requestId, actor) => ({
@@ -68,7 +63,6 @@ export async function startRegistry(config: RegistryConfig, logger = createLogge
         return { ready: database === "ok" && checks.reconciler !== "stopped", checks };
       },
     });
-    const server = httpServer;
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(config.port, config.host, resolve);
@@ -83,7 +77,11 @@ export async function startRegistry(config: RegistryConfig, logger = createLogge
     const stop = () =>
       (stopping ??= (async () => {
         logger.info("registry stopping");
-        await withTimeout(apollo.stop(), config.shutdownTimeoutMs).catch((error: unknown) => logger.warn({ err: error }, "apollo stop"));
+        await withTimeout(drain(server), config.shutdownTimeoutMs).catch((error: unknown) => {
+          logger.warn({ err: error }, "requests still running at shutdown; closing their connections");
+          server.closeAllConnections();
+        });
+        await apollo.stop();
         await reconciler.stop(config.shutdownTimeoutMs);
         await providers.close();
         await db.close();

@@ -90,7 +90,7 @@ export class ProviderRegistry {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([...this.providers.values()].map((p) => p.close?.()));
+    await Promise.allSettled([...this.providers.values()].map(async (p) => p.close?.()));
   }
 
   /** Maps a provider's refusal to user errors on `field`; other exceptions stay faults. */

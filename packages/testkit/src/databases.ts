@@ -1,0 +1,48 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+
+/** The databases every integration test runs against: the embedded default and a real PostgreSQL. */
+export const databaseKinds = ["pglite", "postgres"] as const;
+export type DatabaseKind = (typeof databaseKinds)[number];
+
+/** Where tests may create databases; CI and these machines have PostgreSQL at 127.0.0.1:5432. */
+export const adminUrl = process.env.DATABASE_TEST_URL ?? "postgresql://root@127.0.0.1:5432/postgres";
+
+export interface TestDatabase extends AsyncDisposable {
+  kind: DatabaseKind;
+  /** Set for PostgreSQL: a database of its own. */
+  url: string | undefined;
+  drop(): Promise<void>;
+}
+
+/**
+ * A fresh, empty database for one test file. PGlite needs no setup (the registry opens it in
+ * memory or in a directory); PostgreSQL gets a new database, dropped afterwards.
+ */
+export async function createTestDatabase(kind: DatabaseKind, label = "test"): Promise<TestDatabase> {
+  if (kind === "pglite") {
+    const drop = async () => {};
+    return { kind, url: undefined, drop, [Symbol.asyncDispose]: drop };
+  }
+  const name = `sr_${label.replace(/[^a-z0-9_]/gi, "_").toLowerCase()}_${randomBytes(4).toString("hex")}`;
+  await withAdmin((client) => client.query(`CREATE DATABASE "${name}"`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  let dropped = false;
+  const drop = async () => {
+    if (dropped) return;
+    dropped = true;
+    await withAdmin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+  };
+  return { kind, url: url.toString(), drop, [Symbol.asyncDispose]: drop };
+}
+
+async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
