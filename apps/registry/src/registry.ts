@@ -40,6 +40,12 @@ export async function startRegistry(config: RegistryConfig, logger = createLogge
       formatError: createErrorFormatter(config.production),
       includeStacktraceInErrorResponses: false,
       plugins: [errorLoggingPlugin()],
+      logger: {
+        debug: (message) => logger.debug(message),
+        info: (message) => logger.info(message),
+        warn: (message) => logger.warn(message),
+        error: (message) => logger.error(message),
+      },
     });
     await apollo.start();
     const server = createHttpServer({

@@ -18,7 +18,9 @@ async function main(arg: string | undefined): Promise<void> {
   if (script === undefined) {
     console.log("no changes");
   } else if (name === undefined) {
-    console.error(`prisma/schema.prisma has changes no migration holds; run npm run db:diff -- <name>:\n${script}`);
+    console.error(
+      `prisma/schema.prisma has changes no migration holds; run npm run db:diff -- <name>:\n${script}`,
+    );
     process.exitCode = 1;
   } else {
     const file = join(defaultMigrationsDir, `${utcTimestamp(new Date())}_${name}`, "migration.sql");

@@ -2,17 +2,14 @@
 import { resolve } from "node:path";
 import { openDatabase } from "../src/database.ts";
 import { migrate } from "../src/migrate.ts";
-import { repoRoot } from "./repo-paths.ts";
 
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL || undefined;
-  // A relative REGISTRY_DATA_DIR means relative to where npm was run (INIT_CWD), not to this
-  // workspace, which `npm run -w` makes the cwd.
+  // The registry's own rule (apps/registry config): a relative REGISTRY_DATA_DIR is meant from
+  // where npm was called (INIT_CWD), not from this workspace, which `npm run -w` makes the cwd.
   const dataDir = url
     ? undefined
-    : process.env.REGISTRY_DATA_DIR
-      ? resolve(process.env.INIT_CWD ?? process.cwd(), process.env.REGISTRY_DATA_DIR)
-      : resolve(repoRoot, ".data");
+    : resolve(process.env.INIT_CWD ?? process.cwd(), process.env.REGISTRY_DATA_DIR || ".data");
   const db = await openDatabase({ url, dataDir, poolSize: 1 });
   try {
     const { applied } = await migrate(db);

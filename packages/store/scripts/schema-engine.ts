@@ -16,8 +16,20 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
  */
 export async function openSchemaEngine(datamodels: [path: string, content: string][]): Promise<SchemaEngine> {
   await instantiateWasm();
-  return bindings.SchemaEngine.new({ datamodels }, () => {}, bindMigrationAwareSqlAdapterFactory(inMemoryPGliteFactory()));
+  return bindings.SchemaEngine.new(
+    { datamodels },
+    () => {},
+    bindMigrationAwareSqlAdapterFactory(inMemoryPGliteFactory()),
+  );
 }
+
+// Node has WebAssembly, but neither lib ES2023 nor @types/node 20 declares it.
+declare const WebAssembly: {
+  instantiate(
+    bytes: Uint8Array,
+    imports: object,
+  ): Promise<{ instance: { exports: { __wbindgen_start(): void } } }>;
+};
 
 // The package's own entry point imports the .wasm as an ES module, which Node cannot do.
 async function instantiateWasm(): Promise<void> {
@@ -25,7 +37,7 @@ async function instantiateWasm(): Promise<void> {
   const wasm = await readFile(new URL("schema_engine_bg.wasm", bindingsUrl));
   const { instance } = await WebAssembly.instantiate(wasm, { "./schema_engine_bg.js": bindings });
   bindings.__wbg_set_wasm(instance.exports);
-  (instance.exports as { __wbindgen_start(): void }).__wbindgen_start();
+  instance.exports.__wbindgen_start();
 }
 
 function inMemoryPGliteFactory(): SqlMigrationAwareDriverAdapterFactory {

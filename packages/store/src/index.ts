@@ -1,5 +1,6 @@
 export * from "./change-log.ts";
 export * from "./database.ts";
+export * from "./db-errors.ts";
 export * from "./job-queue.ts";
 export * from "./migrate.ts";
 export * from "./transaction.ts";

@@ -50,7 +50,9 @@ function selectPending(files: MigrationFile[], records: MigrationRecord[]): Migr
   if (failed) throw new FailedMigrationError(failed.migrationName);
   // Rolled-back attempts don't count: Prisma applies such a migration again.
   const applied = new Map(
-    records.filter((record) => record.rolledBackAt === null).map((record) => [record.migrationName, record.checksum]),
+    records
+      .filter((record) => record.rolledBackAt === null)
+      .map((record) => [record.migrationName, record.checksum]),
   );
   for (const file of files) {
     const checksum = applied.get(file.name);

@@ -38,7 +38,9 @@ async function readMigrationFile(dir: string, name: string): Promise<MigrationFi
   try {
     bytes = await readFile(path);
   } catch (error) {
-    throw new MigrationsDirectoryError(`migration ${name} has no readable migration.sql (${path})`, { cause: error });
+    throw new MigrationsDirectoryError(`migration ${name} has no readable migration.sql (${path})`, {
+      cause: error,
+    });
   }
   return { name, script: bytes.toString("utf8"), checksum: sha256Hex(bytes) };
 }

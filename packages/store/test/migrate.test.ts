@@ -5,6 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { createTestDatabase } from "@stream-registry/testkit";
+import type { TestDatabase } from "@stream-registry/testkit";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { openDatabase } from "../src/database.ts";
@@ -13,7 +15,6 @@ import { migrate, pendingMigrations } from "../src/migrate.ts";
 import { EditedMigrationError, FailedMigrationError, MigrationScriptError } from "../src/migration-errors.ts";
 import { defaultMigrationsDir } from "../src/migration-files.ts";
 
-const serverUrl = process.env.TEST_POSTGRES_URL ?? "postgresql://root@127.0.0.1:5432/postgres";
 const schemaTables = ["cluster", "stream", "binding", "job", "change"];
 
 /** Hands out empty databases; `connect` opens another Database on the same one. */
@@ -27,33 +28,23 @@ const pgliteTarget: Target = {
   },
 };
 
-// One database per test file (created here, dropped after), one schema per test inside it.
-const postgresTarget = ((): Target & { setUp(): Promise<void>; tearDown(): Promise<void> } => {
-  const database = `sr_test_${randomBytes(6).toString("hex")}`;
-  const admin = (db: string) => new pg.Client({ connectionString: withDatabase(serverUrl, db) });
-  async function run(db: string, sql: string): Promise<void> {
-    const client = admin(db);
+// One PostgreSQL database for this file; each test gets a schema of its own in it.
+let testDatabase: TestDatabase;
+const postgresTarget: Target = {
+  async fresh() {
+    const schema = `t_${randomBytes(6).toString("hex")}`;
+    const client = new pg.Client({ connectionString: testDatabase.url });
     await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  }
-  return {
-    setUp: () => run("postgres", `CREATE DATABASE ${database}`),
-    tearDown: () => run("postgres", `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`),
-    async fresh() {
-      const schema = `t_${randomBytes(6).toString("hex")}`;
-      await run(database, `CREATE SCHEMA ${schema}`);
-      const url = `${withDatabase(serverUrl, database)}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-      return { connect: () => track(openDatabase({ url, poolSize: 2 })) };
-    },
-  };
-})();
+    await client.query(`CREATE SCHEMA ${schema}`).finally(() => client.end());
+    const url = `${testDatabase.url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    return { connect: () => track(openDatabase({ url, poolSize: 2 })) };
+  },
+};
 
-beforeAll(() => postgresTarget.setUp());
-afterAll(() => postgresTarget.tearDown());
+beforeAll(async () => {
+  testDatabase = await createTestDatabase("postgres", "migrate");
+});
+afterAll(() => testDatabase?.drop());
 
 describe.each([
   ["PGlite in memory", pgliteTarget],
@@ -66,9 +57,18 @@ describe.each([
     expect(await pendingMigrations(db)).toEqual(names);
     expect(await migrate(db)).toEqual({ applied: names });
 
-    expect(await existingTables(db, [...schemaTables, "_prisma_migrations"])).toEqual([...schemaTables, "_prisma_migrations"]);
+    expect(await existingTables(db, [...schemaTables, "_prisma_migrations"])).toEqual([
+      ...schemaTables,
+      "_prisma_migrations",
+    ]);
     const records = await db.withSession((s) =>
-      s.query<{ migration_name: string; checksum: string; finished: boolean; applied_steps_count: number; id: string }>(
+      s.query<{
+        migration_name: string;
+        checksum: string;
+        finished: boolean;
+        applied_steps_count: number;
+        id: string;
+      }>(
         `SELECT migration_name, checksum, finished_at >= started_at AS finished, applied_steps_count, id
            FROM _prisma_migrations ORDER BY migration_name`,
       ),
@@ -123,7 +123,9 @@ describe.each([
 
     const failure = migrate(db, { migrationsDir: dir });
     await expect(failure).rejects.toBeInstanceOf(MigrationScriptError);
-    await expect(failure).rejects.toThrow(/migration 29990101000000_broken failed.*"no_such_table" does not exist/);
+    await expect(failure).rejects.toThrow(
+      /migration 29990101000000_broken failed.*"no_such_table" does not exist/,
+    );
 
     expect(await existingTables(db, ["half_done"])).toEqual([]);
     expect(await pendingMigrations(db, { migrationsDir: dir })).toEqual([broken]);
@@ -145,7 +147,9 @@ describe.each([
     );
 
     await expect(migrate(db)).rejects.toBeInstanceOf(FailedMigrationError);
-    await expect(pendingMigrations(db)).rejects.toThrow(/migration 29990101000000_failed is recorded as failed/);
+    await expect(pendingMigrations(db)).rejects.toThrow(
+      /migration 29990101000000_failed is recorded as failed/,
+    );
   });
 });
 
@@ -167,7 +171,9 @@ describe("prisma/migrations", () => {
   // Replays the migrations on a shadow database with Prisma's schema engine (a minute at most).
   it("holds every change in prisma/schema.prisma", { timeout: 120_000 }, async () => {
     const store = fileURLToPath(new URL("..", import.meta.url));
-    const { stdout } = await promisify(execFile)("npx", ["tsx", "scripts/diff.ts", "--check"], { cwd: store });
+    const { stdout } = await promisify(execFile)("npx", ["tsx", "scripts/diff.ts", "--check"], {
+      cwd: store,
+    });
     expect(stdout.trim()).toBe("no changes");
   });
 });
@@ -176,12 +182,6 @@ async function track(opening: Promise<Database>): Promise<Database> {
   const db = await opening;
   onTestFinished(() => db.close());
   return db;
-}
-
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
 }
 
 async function migrationNames(dir: string): Promise<string[]> {
@@ -201,14 +201,17 @@ async function copyOfMigrations(): Promise<string> {
 
 async function existingTables(db: Database, names: string[]): Promise<string[]> {
   const rows = await db.withSession((s) =>
-    s.query<{ name: string }>("SELECT name FROM unnest($1::text[]) AS name WHERE to_regclass(quote_ident(name)) IS NOT NULL", [
-      names,
-    ]),
+    s.query<{ name: string }>(
+      "SELECT name FROM unnest($1::text[]) AS name WHERE to_regclass(quote_ident(name)) IS NOT NULL",
+      [names],
+    ),
   );
   return rows.map((row) => row.name);
 }
 
 async function recordCount(db: Database): Promise<number> {
-  const [row] = await db.withSession((s) => s.query<{ count: number }>("SELECT count(*)::int AS count FROM _prisma_migrations"));
+  const [row] = await db.withSession((s) =>
+    s.query<{ count: number }>("SELECT count(*)::int AS count FROM _prisma_migrations"),
+  );
   return row?.count ?? 0;
 }

@@ -1,7 +1,6 @@
 import { checkConfigMaps, checkName, ErrorCode, RegistryError, type ConfigMaps, type UserError } from "@stream-registry/core";
-import { recordChange, type Cluster } from "@stream-registry/store";
+import { isUniqueViolation, recordChange, type Cluster } from "@stream-registry/store";
 import { registryOnlyProvider } from "../providers/registry-only.ts";
-import { isUniqueViolation } from "./db-errors.ts";
 import type { Actor, ServiceDeps } from "./deps.ts";
 import { throwIfAny } from "./user-errors.ts";
 

@@ -1,8 +1,7 @@
 import { checkName, configMapsEqual, ErrorCode, formatFqn, mergeConfigMaps, RegistryError, type UserError } from "@stream-registry/core";
-import { enqueueJob, recordChange, type Stream, type Tx } from "@stream-registry/store";
+import { enqueueJob, isUniqueViolation, recordChange, type Stream, type Tx } from "@stream-registry/store";
 import { checkConfigInput, configSetOf, EMPTY_CONFIG_SET, type ConfigInput, type ConfigSet } from "./config-input.ts";
 import { pushIf } from "./cluster-service.ts";
-import { isUniqueViolation } from "./db-errors.ts";
 import { BINDING_JOB, type Actor, type ServiceDeps } from "./deps.ts";
 import { throwIfAny } from "./user-errors.ts";
 

@@ -1,0 +1,197 @@
+import { describe, expect, it } from "vitest";
+import { databaseKinds } from "@stream-registry/testkit";
+import { eventually, useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
+import {
+  BINDING,
+  CREATE_BINDING,
+  CREATE_STREAM,
+  DECLARE_CLUSTER,
+  DELETE_BINDING,
+  DELETE_STREAM,
+  DESCRIBE_BINDINGS,
+  UPDATE_BINDING,
+  UPDATE_STREAM,
+  type BindingView,
+  type UserErrorView,
+} from "./support/operations.ts";
+
+// The seed's CREATE STREAM "widgets_v0" example, as config maps.
+const widgetsConfig = {
+  "acme.kafka": { owner: "bob@acme.com", team: "widgets-team", costcenter: "341D" },
+  "apache.kafka": {
+    partitions: 10,
+    replication: 4,
+    min_isr: 2,
+    compacted: "true",
+    compression: "snappy",
+    "unclean.leader.election.enable": "false",
+    "key.serde": "string",
+    "value.serde": "specific",
+  },
+};
+const clientConfig = { "apache.kafka": { acks: "all", retries: 0, "enable.idempotence": "false" } };
+
+async function waitOnline(registry: TestRegistry, stream: string, cluster: string, generation: number) {
+  return eventually(async () => {
+    const { binding } = await registry.query<{ binding: BindingView | null }>(BINDING, { stream, cluster });
+    const s = binding?.status;
+    return s?.phase === "ONLINE" && s.observedGeneration === generation ? binding : undefined;
+  }, 15_000, `${cluster}/${stream} ONLINE at generation ${generation}`);
+}
+
+describe.each(databaseKinds)("registry API on %s", (kind) => {
+  const registry = useTestRegistry(kind);
+
+  it("answers SHOW NAMESPACE with the root namespace", async () => {
+    expect(await registry().query(`{ namespace { path } }`)).toEqual({ namespace: { path: "/" } });
+  });
+
+  it("runs the seed's stream and binding walkthrough", async () => {
+    const r = registry();
+    for (const name of ["cluster001", "cluster002"]) {
+      const { declareCluster } = await r.query<{ declareCluster: { created: boolean; userErrors: UserErrorView[] } }>(
+        DECLARE_CLUSTER,
+        { input: { name } },
+      );
+      expect(declareCluster).toMatchObject({ created: true, userErrors: [] });
+    }
+    const created = await r.query<{ createStream: { stream: { generation: number }; userErrors: UserErrorView[] } }>(
+      CREATE_STREAM,
+      { input: { name: "widgets_v0", config: widgetsConfig, producerConfig: clientConfig, consumerConfig: clientConfig } },
+    );
+    expect(created.createStream).toMatchObject({ stream: { generation: 1 }, userErrors: [] });
+
+    const first = await r.query<{ createBinding: { binding: BindingView } }>(CREATE_BINDING, {
+      input: { stream: "widgets_v0", cluster: "cluster001" },
+    });
+    // Async API: the mutation returns at once with PENDING.
+    expect(first.createBinding.binding).toMatchObject({
+      fqn: "/cluster001/widgets_v0",
+      isDefault: true,
+      status: { phase: "PENDING", generation: 1, observedGeneration: null },
+    });
+    await r.query(CREATE_BINDING, {
+      input: {
+        stream: "widgets_v0",
+        cluster: "cluster002",
+        config: { "apache.kafka": { partitions: 20 } },
+        producerConfig: { "apache.kafka": { acks: "1" } },
+        consumerConfig: { "apache.kafka": { "max.poll.records": 100 } },
+      },
+    });
+    await waitOnline(r, "widgets_v0", "cluster001", 1);
+    await waitOnline(r, "widgets_v0", "cluster002", 1);
+
+    // DESCRIBE BINDINGS "widgets_v0"
+    const described = await r.query<{ bindings: { nodes: { stream: { name: string }; cluster: { name: string }; isDefault: boolean }[] } }>(
+      DESCRIBE_BINDINGS,
+      { stream: "widgets_v0" },
+    );
+    expect(described.bindings.nodes.map((b) => [b.stream.name, b.cluster.name, b.isDefault])).toEqual([
+      ["widgets_v0", "cluster001", true],
+      ["widgets_v0", "cluster002", false],
+    ]);
+
+    // Binding-level maps override stream-level ones key by key; no cluster means the default binding.
+    const effective = await r.query<{ stream: { onDefault: Record<string, unknown>; on002: Record<string, unknown> } }>(
+      `{ stream(name: "widgets_v0") {
+          onDefault: effectiveConfig { cluster isDefault producerConfig }
+          on002: effectiveConfig(cluster: "cluster002") { cluster isDefault config producerConfig consumerConfig } } }`,
+    );
+    expect(effective.stream.onDefault).toEqual({ cluster: "cluster001", isDefault: true, producerConfig: clientConfig });
+    expect(effective.stream.on002).toEqual({
+      cluster: "cluster002",
+      isDefault: false,
+      config: { ...widgetsConfig, "apache.kafka": { ...widgetsConfig["apache.kafka"], partitions: 20 } },
+      producerConfig: { "apache.kafka": { acks: "1", retries: 0, "enable.idempotence": "false" } },
+      consumerConfig: { "apache.kafka": { ...clientConfig["apache.kafka"], "max.poll.records": 100 } },
+    });
+  });
+
+  it("re-realizes every binding when the stream changes, and skips no-op updates", async () => {
+    const r = registry();
+    await r.query(DECLARE_CLUSTER, { input: { name: "upd-c1" } });
+    await r.query(CREATE_STREAM, { input: { name: "upd_s", config: { "acme.kafka": { team: "a" } } } });
+    await r.query(CREATE_BINDING, { input: { stream: "upd_s", cluster: "upd-c1" } });
+    await waitOnline(r, "upd_s", "upd-c1", 1);
+
+    const updated = await r.query<{ updateStream: { stream: { generation: number; config: unknown } } }>(UPDATE_STREAM, {
+      input: { name: "upd_s", config: { "acme.kafka": { team: "b" } } },
+    });
+    expect(updated.updateStream.stream).toEqual(expect.objectContaining({ generation: 2, config: { "acme.kafka": { team: "b" } } }));
+    await waitOnline(r, "upd_s", "upd-c1", 2);
+
+    const again = await r.query<{ updateStream: { stream: { generation: number } } }>(UPDATE_STREAM, {
+      input: { name: "upd_s", config: { "acme.kafka": { team: "b" } } },
+    });
+    expect(again.updateStream.stream.generation).toBe(2);
+
+    const binding = await r.query<{ updateBinding: { binding: BindingView & { config: unknown } } }>(UPDATE_BINDING, {
+      input: { stream: "upd_s", cluster: "upd-c1", config: { "acme.kafka": { team: "c" } } },
+    });
+    expect(binding.updateBinding.binding.status).toMatchObject({ phase: "PENDING", generation: 3 });
+    await waitOnline(r, "upd_s", "upd-c1", 3);
+  });
+
+  it("deletes bindings asynchronously and hands the default to the next binding", async () => {
+    const r = registry();
+    for (const name of ["del-c1", "del-c2"]) await r.query(DECLARE_CLUSTER, { input: { name } });
+    await r.query(CREATE_STREAM, { input: { name: "del_s" } });
+    await r.query(CREATE_BINDING, { input: { stream: "del_s", cluster: "del-c1" } });
+    await r.query(CREATE_BINDING, { input: { stream: "del_s", cluster: "del-c2" } });
+
+    const deleted = await r.query<{ deleteBinding: { binding: BindingView } }>(DELETE_BINDING, {
+      input: { stream: "del_s", cluster: "del-c1" },
+    });
+    expect(deleted.deleteBinding.binding.status.phase).toBe("DELETING");
+    await eventually(async () => {
+      const { binding } = await r.query<{ binding: BindingView | null }>(BINDING, { stream: "del_s", cluster: "del-c1" });
+      return binding === null ? true : undefined;
+    });
+    const { binding } = await r.query<{ binding: BindingView }>(BINDING, { stream: "del_s", cluster: "del-c2" });
+    expect(binding.isDefault).toBe(true);
+  });
+
+  it("refuses to delete a stream with bindings unless asked to cascade", async () => {
+    const r = registry();
+    await r.query(DECLARE_CLUSTER, { input: { name: "cas-c1" } });
+    await r.query(CREATE_STREAM, { input: { name: "cas_s" } });
+    await r.query(CREATE_BINDING, { input: { stream: "cas_s", cluster: "cas-c1" } });
+
+    const refused = await r.query<{ deleteStream: { deleted: boolean | null; userErrors: UserErrorView[] } }>(DELETE_STREAM, {
+      input: { name: "cas_s" },
+    });
+    expect(refused.deleteStream.userErrors).toEqual([
+      expect.objectContaining({ code: "IN_USE", field: ["input", "name"], message: expect.stringContaining("cas-c1") }),
+    ]);
+
+    const cascade = await r.query<{ deleteStream: { deleted: boolean; stream: { deleting: boolean } } }>(DELETE_STREAM, {
+      input: { name: "cas_s", cascade: true },
+    });
+    expect(cascade.deleteStream).toMatchObject({ deleted: false, stream: { deleting: true } });
+    await eventually(async () => {
+      const { stream } = await r.query<{ stream: unknown }>(`{ stream(name: "cas_s") { name } }`);
+      return stream === null ? true : undefined;
+    });
+  });
+
+  it("never returns secrets, and records every change with its actor in order", async () => {
+    const r = registry();
+    const { declareCluster } = await r.query<{ declareCluster: { cluster: { config: unknown } } }>(DECLARE_CLUSTER, {
+      input: {
+        name: "sec-c1",
+        config: { "apache.kafka": { "bootstrap.servers": "b:9092", "sasl.jaas.config": "secret-jaas", "ssl.key.password": "pw" } },
+      },
+    });
+    expect(declareCluster.cluster.config).toEqual({
+      "apache.kafka": { "bootstrap.servers": "b:9092", "sasl.jaas.config": "********", "ssl.key.password": "********" },
+    });
+
+    const { changes } = await r.query<{ changes: { nodes: { seq: string; entityType: string; entityKey: string; action: string }[] } }>(
+      `{ changes(first: 500) { nodes { seq entityType entityKey action actor } } }`,
+    );
+    const seqs = changes.nodes.map((c) => BigInt(c.seq));
+    expect(seqs).toEqual([...seqs].sort((a, b) => (a < b ? -1 : 1)));
+    expect(changes.nodes).toContainEqual(expect.objectContaining({ entityType: "cluster", entityKey: "sec-c1", action: "created", actor: "anonymous" }));
+  });
+});
