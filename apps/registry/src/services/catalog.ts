@@ -130,10 +130,15 @@ function nameWhere(filter: NameFilter | null | undefined): { name?: Prisma.Strin
   if (!filter?.nameStartsWith && !filter?.nameContains) return {};
   return {
     name: {
-      ...(filter.nameStartsWith ? { startsWith: filter.nameStartsWith } : {}),
-      ...(filter.nameContains ? { contains: filter.nameContains } : {}),
+      ...(filter.nameStartsWith ? { startsWith: escapeLike(filter.nameStartsWith) } : {}),
+      ...(filter.nameContains ? { contains: escapeLike(filter.nameContains) } : {}),
     },
   };
+}
+
+/** Prisma passes these to LIKE unescaped, and "_" is common in stream names. */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, "\\$&");
 }
 
 function configWhere(entries: ConfigEntryFilter[] | null | undefined): { config: Prisma.JsonFilter }[] {
