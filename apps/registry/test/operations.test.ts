@@ -92,6 +92,9 @@ describe.each(databaseKinds)("a registry whose database is gone (%s, production)
     await using database = await createTestDatabase(kind, "ops");
     const registry = await startTestRegistry({ database, env: { NODE_ENV: "production" } });
     try {
+      // A query first: pg-pool orphans a checkout still queued when end() runs (the reconciler's
+      // first lease), and the registry could then never stop.
+      await registry.query("{ streams { totalCount } }");
       await registry.db.close();
       const response = await registry.request("{ streams { totalCount } }");
       expect(response.errors).toHaveLength(1);

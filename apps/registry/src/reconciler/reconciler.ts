@@ -7,6 +7,7 @@ import {
   extendLease,
   leaseJobs,
   releaseAllLeases,
+  releaseJob,
   retryJob,
   type LeasedJob,
 } from "@stream-registry/store";
@@ -110,6 +111,7 @@ export class Reconciler {
       this.config.leaseMs / 3,
     );
     const log = { job: String(job.id), kind: job.kind, target: job.targetId, attempt: job.attempts };
+    this.logger.debug(log, "reconcile started");
     try {
       const outcome = await this.run(job);
       if (outcome.kind === "provider-missing") {
@@ -118,6 +120,12 @@ export class Reconciler {
       await completeJob(prisma, job, this.worker);
       this.logger.info({ ...log, outcome: outcome.kind, durationMs: elapsed(started) }, "reconcile");
     } catch (error) {
+      if (this.abort.signal.aborted) {
+        // Cut short by shutdown: not the provider's failure. Another process (or the next start) takes over.
+        await releaseJob(prisma, job, this.worker).catch(() => {});
+        this.logger.info({ ...log, outcome: "released", durationMs: elapsed(started) }, "reconcile");
+        return;
+      }
       await this.recordFailure(job, error, log, started).catch((recordError: unknown) =>
         // The lease expires and the job is tried again; nothing is lost.
         this.logger.error({ ...log, err: recordError }, "reconcile failure could not be recorded"),
