@@ -68,7 +68,7 @@ describe.each(databaseKinds)("durability on %s", (kind) => {
       ["slow-a", 1],
       ["slow-b", 1],
     ]);
-  });
+  }, 120_000);
 
   it("shuts down gracefully on SIGTERM, giving back its job leases", async () => {
     database = await createTestDatabase(kind, "shutdown");
@@ -90,5 +90,5 @@ describe.each(databaseKinds)("durability on %s", (kind) => {
       const { data } = await postGraphQL<Described>(second.url, DESCRIBE_BINDINGS, { stream: "term_s" });
       return data?.bindings.nodes[0]?.status.phase === "ONLINE" ? true : undefined;
     }, 30_000, "the binding ONLINE after restart");
-  });
+  }, 120_000);
 });

@@ -57,7 +57,8 @@ export class Reconciler {
     if (!this.running) return;
     this.running = false;
     this.wake();
-    await this.loopDone;
+    // A lease query stuck on a dead connection must not hold up shutdown.
+    await Promise.race([this.loopDone, sleep(timeoutMs)]);
     const drained = await Promise.race([
       Promise.allSettled([...this.inFlight]).then(() => true),
       sleep(timeoutMs).then(() => false),

@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { eventually } from "./test-registry.ts";
+import { eventually } from "./eventually.ts";
 
 const mainScript = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
 
 /** A registry running as its own OS process, as `npm start` runs it. */
 export interface RegistryProcess {
   url: string;
+  pid: number;
   logs: string[];
   /** Log lines parsed as JSON (non-JSON lines skipped). */
   entries(): Record<string, unknown>[];
@@ -48,5 +49,5 @@ export async function spawnRegistry(env: Record<string, string>): Promise<Regist
     60_000,
     "the registry process to start",
   );
-  return { url, logs, entries, kill: (signal) => child.kill(signal), exited };
+  return { url, pid: child.pid!, logs, entries, kill: (signal) => child.kill(signal), exited };
 }

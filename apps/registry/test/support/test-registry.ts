@@ -6,6 +6,8 @@ import { createTestDatabase, type DatabaseKind, type TestDatabase } from "@strea
 import { loadConfig, startRegistry, type RegistryConfig, type RunningRegistry } from "../../src/index.ts";
 import { postGraphQL, type GraphQLResponse } from "./graphql-client.ts";
 
+export { eventually } from "./eventually.ts";
+
 export const testProviderModule = fileURLToPath(new URL("../fixtures/test-provider.ts", import.meta.url));
 
 export interface TestRegistry extends RunningRegistry {
@@ -82,20 +84,4 @@ export function useTestRegistry(kind: DatabaseKind, env?: Record<string, string>
     if (!registry) throw new Error("registry not started (beforeAll failed?)");
     return registry;
   };
-}
-
-/** Polls `probe` until it returns a value that is not undefined, or fails after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000, what = "condition"): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }

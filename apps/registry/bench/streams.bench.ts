@@ -1,0 +1,107 @@
+/**
+ * npm run bench [-- --streams 10000 --concurrency 8 --page 100 --database pglite|postgres]
+ *
+ * Starts a registry as its own process (as `npm start` does), creates N streams with one binding
+ * each through the GraphQL API, waits until every binding is ONLINE, then pages through all
+ * streams with their bindings and clusters. Prints throughput, page latency percentiles and the
+ * registry's peak RSS. A benchmark, not a test: it asserts nothing about speed.
+ */
+import { readFile, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { createTestDatabase } from "@stream-registry/testkit";
+import { postGraphQL } from "../test/support/graphql-client.ts";
+import { spawnRegistry } from "../test/support/registry-process.ts";
+
+const { values } = parseArgs({
+  options: {
+    streams: { type: "string", default: "10000" },
+    concurrency: { type: "string", default: "8" },
+    page: { type: "string", default: "100" },
+    database: { type: "string", default: "pglite" },
+  },
+});
+const streams = Number(values.streams);
+const concurrency = Number(values.concurrency);
+const pageSize = Number(values.page);
+const kind = values.database === "postgres" ? "postgres" : "pglite";
+
+const database = await createTestDatabase(kind, "bench");
+const dataDir = kind === "pglite" ? await mkdtemp(path.join(tmpdir(), "sr-bench-")) : undefined;
+const registry = await spawnRegistry({
+  ...(database.url ? { DATABASE_URL: database.url } : { REGISTRY_DATA_DIR: dataDir! }),
+  LOG_LEVEL: "info", // as in production: one line per request
+  NODE_ENV: "production",
+});
+
+async function call(query: string, variables?: Record<string, unknown>) {
+  const response = await postGraphQL(registry.url, query, variables);
+  if (response.errors?.length) throw new Error(JSON.stringify(response.errors));
+  return response.data as Record<string, { userErrors?: unknown[] }>;
+}
+
+try {
+  await call(`mutation { declareCluster(input: { name: "bench-cluster" }) { userErrors { message } } }`);
+  const config = { "acme.kafka": { owner: "bench@acme.com", team: "bench" }, "apache.kafka": { partitions: 6 } };
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < streams; i = next++) {
+        const name = `bench_${String(i).padStart(6, "0")}`;
+        await call(`mutation($i: CreateStreamInput!) { createStream(input: $i) { userErrors { message } } }`, {
+          i: { name, config },
+        });
+        await call(`mutation($i: CreateBindingInput!) { createBinding(input: $i) { userErrors { message } } }`, {
+          i: { stream: name, cluster: "bench-cluster" },
+        });
+      }
+    }),
+  );
+  const createSeconds = (performance.now() - started) / 1000;
+  const online = async () =>
+    ((await call(`{ bindings(filter: { phase: ONLINE }) { totalCount } }`)).bindings as unknown as { totalCount: number })
+      .totalCount;
+  while ((await online()) < streams) await new Promise((r) => setTimeout(r, 250));
+  const onlineSeconds = (performance.now() - started) / 1000;
+
+  const latencies: number[] = [];
+  let after: string | null = null;
+  let seen = 0;
+  do {
+    const t = performance.now();
+    const data = (await call(
+      `query($first: Int, $after: String) { streams(first: $first, after: $after) {
+        pageInfo { hasNextPage endCursor } nodes { name bindings { fqn cluster { name } status { phase } } } } }`,
+      { first: pageSize, after },
+    )) as unknown as { streams: { pageInfo: { hasNextPage: boolean; endCursor: string }; nodes: unknown[] } };
+    latencies.push(performance.now() - t);
+    seen += data.streams.nodes.length;
+    after = data.streams.pageInfo.hasNextPage ? data.streams.pageInfo.endCursor : null;
+  } while (after);
+  if (seen !== streams) throw new Error(`paged ${seen} streams, expected ${streams}`);
+
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!.toFixed(1);
+  const status = await readFile(`/proc/${registry.pid}/status`, "utf8").catch(() => "");
+  const peakMiB = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
+  const results = {
+    database: kind,
+    streams,
+    concurrency,
+    "streams created/s (stream + binding)": (streams / createSeconds).toFixed(1),
+    "seconds until all ONLINE": onlineSeconds.toFixed(1),
+    pages: latencies.length,
+    "page size": pageSize,
+    "page p50 ms": pct(50),
+    "page p99 ms": pct(99),
+    "registry peak RSS MiB": peakMiB.toFixed(0),
+  };
+  console.table(results);
+} finally {
+  registry.kill("SIGTERM");
+  await registry.exited;
+  await database.drop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+}
