@@ -5,7 +5,7 @@ import tseslint from "typescript-eslint";
 // Files that belong to a workspace tsconfig (its "include" is src, test, bench and *.ts).
 // Only these get the type-aware rules: a file outside every tsconfig would make the
 // project service fail, so everything else is linted without type information.
-const typedFiles = ["{packages,apps}/*/{src,test,bench}/**/*.ts", "{packages,apps}/*/*.ts"];
+const typedFiles = ["{packages,apps}/*/{src,test,bench,scripts}/**/*.ts", "{packages,apps}/*/*.ts"];
 
 export default defineConfig(
   globalIgnores([

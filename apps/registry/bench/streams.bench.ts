@@ -43,26 +43,38 @@ async function call(query: string, variables?: Record<string, unknown>) {
 
 try {
   await call(`mutation { declareCluster(input: { name: "bench-cluster" }) { userErrors { message } } }`);
-  const config = { "acme.kafka": { owner: "bench@acme.com", team: "bench" }, "apache.kafka": { partitions: 6 } };
+  const config = {
+    "acme.kafka": { owner: "bench@acme.com", team: "bench" },
+    "apache.kafka": { partitions: 6 },
+  };
   let next = 0;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       for (let i = next++; i < streams; i = next++) {
         const name = `bench_${String(i).padStart(6, "0")}`;
-        await call(`mutation($i: CreateStreamInput!) { createStream(input: $i) { userErrors { message } } }`, {
-          i: { name, config },
-        });
-        await call(`mutation($i: CreateBindingInput!) { createBinding(input: $i) { userErrors { message } } }`, {
-          i: { stream: name, cluster: "bench-cluster" },
-        });
+        await call(
+          `mutation($i: CreateStreamInput!) { createStream(input: $i) { userErrors { message } } }`,
+          {
+            i: { name, config },
+          },
+        );
+        await call(
+          `mutation($i: CreateBindingInput!) { createBinding(input: $i) { userErrors { message } } }`,
+          {
+            i: { stream: name, cluster: "bench-cluster" },
+          },
+        );
       }
     }),
   );
   const createSeconds = (performance.now() - started) / 1000;
   const online = async () =>
-    ((await call(`{ bindings(filter: { phase: ONLINE }) { totalCount } }`)).bindings as unknown as { totalCount: number })
-      .totalCount;
+    (
+      (await call(`{ bindings(filter: { phase: ONLINE }) { totalCount } }`)).bindings as unknown as {
+        totalCount: number;
+      }
+    ).totalCount;
   while ((await online()) < streams) await new Promise((r) => setTimeout(r, 250));
   const onlineSeconds = (performance.now() - started) / 1000;
 
@@ -83,7 +95,8 @@ try {
   if (seen !== streams) throw new Error(`paged ${seen} streams, expected ${streams}`);
 
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!.toFixed(1);
+  const pct = (p: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!.toFixed(1);
   const status = await readFile(`/proc/${registry.pid}/status`, "utf8").catch(() => "");
   const peakMiB = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
   const results = {

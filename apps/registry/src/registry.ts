@@ -25,7 +25,10 @@ export interface RunningRegistry extends AsyncDisposable {
 }
 
 /** Starts one registry: database (migrated), providers, reconciler, HTTP server. */
-export async function startRegistry(config: RegistryConfig, logger = createLogger(config.logLevel)): Promise<RunningRegistry> {
+export async function startRegistry(
+  config: RegistryConfig,
+  logger = createLogger(config.logLevel),
+): Promise<RunningRegistry> {
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
     const { applied } = await migrate(db);
@@ -60,7 +63,10 @@ export async function startRegistry(config: RegistryConfig, logger = createLogge
         logger,
       }),
       readiness: async () => {
-        const database = await db.prisma.$queryRaw`SELECT 1`.then(() => "ok", (e: Error) => e.message);
+        const database = await db.prisma.$queryRaw`SELECT 1`.then(
+          () => "ok",
+          (e: Error) => e.message,
+        );
         const checks = {
           database,
           migrations: "applied",
@@ -110,6 +116,8 @@ async function drain(server: ReturnType<typeof createHttpServer>): Promise<void>
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([
     promise,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms).unref()),
+    new Promise<T>((_, reject) =>
+      setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms).unref(),
+    ),
   ]);
 }

@@ -32,11 +32,15 @@ const widgetsConfig = {
 const clientConfig = { "apache.kafka": { acks: "all", retries: 0, "enable.idempotence": "false" } };
 
 async function waitOnline(registry: TestRegistry, stream: string, cluster: string, generation: number) {
-  return eventually(async () => {
-    const { binding } = await registry.query<{ binding: BindingView | null }>(BINDING, { stream, cluster });
-    const s = binding?.status;
-    return s?.phase === "ONLINE" && s.observedGeneration === generation ? binding : undefined;
-  }, 15_000, `${cluster}/${stream} ONLINE at generation ${generation}`);
+  return eventually(
+    async () => {
+      const { binding } = await registry.query<{ binding: BindingView | null }>(BINDING, { stream, cluster });
+      const s = binding?.status;
+      return s?.phase === "ONLINE" && s.observedGeneration === generation ? binding : undefined;
+    },
+    15_000,
+    `${cluster}/${stream} ONLINE at generation ${generation}`,
+  );
 }
 
 describe.each(databaseKinds)("registry API on %s", (kind) => {
@@ -49,16 +53,21 @@ describe.each(databaseKinds)("registry API on %s", (kind) => {
   it("runs the seed's stream and binding walkthrough", async () => {
     const r = registry();
     for (const name of ["cluster001", "cluster002"]) {
-      const { declareCluster } = await r.query<{ declareCluster: { created: boolean; userErrors: UserErrorView[] } }>(
-        DECLARE_CLUSTER,
-        { input: { name } },
-      );
+      const { declareCluster } = await r.query<{
+        declareCluster: { created: boolean; userErrors: UserErrorView[] };
+      }>(DECLARE_CLUSTER, { input: { name } });
       expect(declareCluster).toMatchObject({ created: true, userErrors: [] });
     }
-    const created = await r.query<{ createStream: { stream: { generation: number }; userErrors: UserErrorView[] } }>(
-      CREATE_STREAM,
-      { input: { name: "widgets_v0", config: widgetsConfig, producerConfig: clientConfig, consumerConfig: clientConfig } },
-    );
+    const created = await r.query<{
+      createStream: { stream: { generation: number }; userErrors: UserErrorView[] };
+    }>(CREATE_STREAM, {
+      input: {
+        name: "widgets_v0",
+        config: widgetsConfig,
+        producerConfig: clientConfig,
+        consumerConfig: clientConfig,
+      },
+    });
     expect(created.createStream).toMatchObject({ stream: { generation: 1 }, userErrors: [] });
 
     const first = await r.query<{ createBinding: { binding: BindingView } }>(CREATE_BINDING, {
@@ -83,22 +92,27 @@ describe.each(databaseKinds)("registry API on %s", (kind) => {
     await waitOnline(r, "widgets_v0", "cluster002", 1);
 
     // DESCRIBE BINDINGS "widgets_v0"
-    const described = await r.query<{ bindings: { nodes: { stream: { name: string }; cluster: { name: string }; isDefault: boolean }[] } }>(
-      DESCRIBE_BINDINGS,
-      { stream: "widgets_v0" },
-    );
+    const described = await r.query<{
+      bindings: { nodes: { stream: { name: string }; cluster: { name: string }; isDefault: boolean }[] };
+    }>(DESCRIBE_BINDINGS, { stream: "widgets_v0" });
     expect(described.bindings.nodes.map((b) => [b.stream.name, b.cluster.name, b.isDefault])).toEqual([
       ["widgets_v0", "cluster001", true],
       ["widgets_v0", "cluster002", false],
     ]);
 
     // Binding-level maps override stream-level ones key by key; no cluster means the default binding.
-    const effective = await r.query<{ stream: { onDefault: Record<string, unknown>; on002: Record<string, unknown> } }>(
+    const effective = await r.query<{
+      stream: { onDefault: Record<string, unknown>; on002: Record<string, unknown> };
+    }>(
       `{ stream(name: "widgets_v0") {
           onDefault: effectiveConfig { cluster isDefault producerConfig }
           on002: effectiveConfig(cluster: "cluster002") { cluster isDefault config producerConfig consumerConfig } } }`,
     );
-    expect(effective.stream.onDefault).toEqual({ cluster: "cluster001", isDefault: true, producerConfig: clientConfig });
+    expect(effective.stream.onDefault).toEqual({
+      cluster: "cluster001",
+      isDefault: true,
+      producerConfig: clientConfig,
+    });
     expect(effective.stream.on002).toEqual({
       cluster: "cluster002",
       isDefault: false,
@@ -115,10 +129,15 @@ describe.each(databaseKinds)("registry API on %s", (kind) => {
     await r.query(CREATE_BINDING, { input: { stream: "upd_s", cluster: "upd-c1" } });
     await waitOnline(r, "upd_s", "upd-c1", 1);
 
-    const updated = await r.query<{ updateStream: { stream: { generation: number; config: unknown } } }>(UPDATE_STREAM, {
-      input: { name: "upd_s", config: { "acme.kafka": { team: "b" } } },
-    });
-    expect(updated.updateStream.stream).toEqual(expect.objectContaining({ generation: 2, config: { "acme.kafka": { team: "b" } } }));
+    const updated = await r.query<{ updateStream: { stream: { generation: number; config: unknown } } }>(
+      UPDATE_STREAM,
+      {
+        input: { name: "upd_s", config: { "acme.kafka": { team: "b" } } },
+      },
+    );
+    expect(updated.updateStream.stream).toEqual(
+      expect.objectContaining({ generation: 2, config: { "acme.kafka": { team: "b" } } }),
+    );
     await waitOnline(r, "upd_s", "upd-c1", 2);
 
     const again = await r.query<{ updateStream: { stream: { generation: number } } }>(UPDATE_STREAM, {
@@ -126,9 +145,12 @@ describe.each(databaseKinds)("registry API on %s", (kind) => {
     });
     expect(again.updateStream.stream.generation).toBe(2);
 
-    const binding = await r.query<{ updateBinding: { binding: BindingView & { config: unknown } } }>(UPDATE_BINDING, {
-      input: { stream: "upd_s", cluster: "upd-c1", config: { "acme.kafka": { team: "c" } } },
-    });
+    const binding = await r.query<{ updateBinding: { binding: BindingView & { config: unknown } } }>(
+      UPDATE_BINDING,
+      {
+        input: { stream: "upd_s", cluster: "upd-c1", config: { "acme.kafka": { team: "c" } } },
+      },
+    );
     expect(binding.updateBinding.binding.status).toMatchObject({ phase: "PENDING", generation: 3 });
     await waitOnline(r, "upd_s", "upd-c1", 3);
   });
@@ -145,10 +167,16 @@ describe.each(databaseKinds)("registry API on %s", (kind) => {
     });
     expect(deleted.deleteBinding.binding.status.phase).toBe("DELETING");
     await eventually(async () => {
-      const { binding } = await r.query<{ binding: BindingView | null }>(BINDING, { stream: "del_s", cluster: "del-c1" });
+      const { binding } = await r.query<{ binding: BindingView | null }>(BINDING, {
+        stream: "del_s",
+        cluster: "del-c1",
+      });
       return binding === null ? true : undefined;
     });
-    const { binding } = await r.query<{ binding: BindingView }>(BINDING, { stream: "del_s", cluster: "del-c2" });
+    const { binding } = await r.query<{ binding: BindingView }>(BINDING, {
+      stream: "del_s",
+      cluster: "del-c2",
+    });
     expect(binding.isDefault).toBe(true);
   });
 
@@ -158,16 +186,26 @@ describe.each(databaseKinds)("registry API on %s", (kind) => {
     await r.query(CREATE_STREAM, { input: { name: "cas_s" } });
     await r.query(CREATE_BINDING, { input: { stream: "cas_s", cluster: "cas-c1" } });
 
-    const refused = await r.query<{ deleteStream: { deleted: boolean | null; userErrors: UserErrorView[] } }>(DELETE_STREAM, {
-      input: { name: "cas_s" },
-    });
+    const refused = await r.query<{ deleteStream: { deleted: boolean | null; userErrors: UserErrorView[] } }>(
+      DELETE_STREAM,
+      {
+        input: { name: "cas_s" },
+      },
+    );
     expect(refused.deleteStream.userErrors).toEqual([
-      expect.objectContaining({ code: "IN_USE", field: ["input", "name"], message: expect.stringContaining("cas-c1") }),
+      expect.objectContaining({
+        code: "IN_USE",
+        field: ["input", "name"],
+        message: expect.stringContaining("cas-c1"),
+      }),
     ]);
 
-    const cascade = await r.query<{ deleteStream: { deleted: boolean; stream: { deleting: boolean } } }>(DELETE_STREAM, {
-      input: { name: "cas_s", cascade: true },
-    });
+    const cascade = await r.query<{ deleteStream: { deleted: boolean; stream: { deleting: boolean } } }>(
+      DELETE_STREAM,
+      {
+        input: { name: "cas_s", cascade: true },
+      },
+    );
     expect(cascade.deleteStream).toMatchObject({ deleted: false, stream: { deleting: true } });
     await eventually(async () => {
       const { stream } = await r.query<{ stream: unknown }>(`{ stream(name: "cas_s") { name } }`);
@@ -177,21 +215,41 @@ describe.each(databaseKinds)("registry API on %s", (kind) => {
 
   it("never returns secrets, and records every change with its actor in order", async () => {
     const r = registry();
-    const { declareCluster } = await r.query<{ declareCluster: { cluster: { config: unknown } } }>(DECLARE_CLUSTER, {
-      input: {
-        name: "sec-c1",
-        config: { "apache.kafka": { "bootstrap.servers": "b:9092", "sasl.jaas.config": "secret-jaas", "ssl.key.password": "pw" } },
+    const { declareCluster } = await r.query<{ declareCluster: { cluster: { config: unknown } } }>(
+      DECLARE_CLUSTER,
+      {
+        input: {
+          name: "sec-c1",
+          config: {
+            "apache.kafka": {
+              "bootstrap.servers": "b:9092",
+              "sasl.jaas.config": "secret-jaas",
+              "ssl.key.password": "pw",
+            },
+          },
+        },
+      },
+    );
+    expect(declareCluster.cluster.config).toEqual({
+      "apache.kafka": {
+        "bootstrap.servers": "b:9092",
+        "sasl.jaas.config": "********",
+        "ssl.key.password": "********",
       },
     });
-    expect(declareCluster.cluster.config).toEqual({
-      "apache.kafka": { "bootstrap.servers": "b:9092", "sasl.jaas.config": "********", "ssl.key.password": "********" },
-    });
 
-    const { changes } = await r.query<{ changes: { nodes: { seq: string; entityType: string; entityKey: string; action: string }[] } }>(
-      `{ changes(first: 500) { nodes { seq entityType entityKey action actor } } }`,
-    );
+    const { changes } = await r.query<{
+      changes: { nodes: { seq: string; entityType: string; entityKey: string; action: string }[] };
+    }>(`{ changes(first: 500) { nodes { seq entityType entityKey action actor } } }`);
     const seqs = changes.nodes.map((c) => BigInt(c.seq));
     expect(seqs).toEqual([...seqs].sort((a, b) => (a < b ? -1 : 1)));
-    expect(changes.nodes).toContainEqual(expect.objectContaining({ entityType: "cluster", entityKey: "sec-c1", action: "created", actor: "anonymous" }));
+    expect(changes.nodes).toContainEqual(
+      expect.objectContaining({
+        entityType: "cluster",
+        entityKey: "sec-c1",
+        action: "created",
+        actor: "anonymous",
+      }),
+    );
   });
 });

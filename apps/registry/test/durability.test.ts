@@ -9,7 +9,9 @@ import { spawnRegistry, type RegistryProcess } from "./support/registry-process.
 import { eventually, testProviderModule } from "./support/test-registry.ts";
 
 interface Described {
-  bindings: { nodes: { cluster: { name: string }; status: { phase: string; observedGeneration: number | null } }[] };
+  bindings: {
+    nodes: { cluster: { name: string }; status: { phase: string; observedGeneration: number | null } }[];
+  };
 }
 
 describe.each(databaseKinds)("durability on %s", (kind) => {
@@ -44,26 +46,39 @@ describe.each(databaseKinds)("durability on %s", (kind) => {
     database = await createTestDatabase(kind, "durability");
     dataDir = kind === "pglite" ? await mkdtemp(path.join(tmpdir(), "sr-durability-")) : undefined;
     const first = await start();
-    const gql = (p: RegistryProcess, query: string, variables?: Record<string, unknown>) => postGraphQL(p.url, query, variables);
+    const gql = (p: RegistryProcess, query: string, variables?: Record<string, unknown>) =>
+      postGraphQL(p.url, query, variables);
 
     await gql(first, DECLARE_CLUSTER, { input: { name: "slow-a", provider: "test" } });
     await gql(first, DECLARE_CLUSTER, { input: { name: "slow-b", provider: "test" } });
-    await gql(first, CREATE_STREAM, { input: { name: "durable_s", config: { "test.provider": { delayMs: 2000 } } } });
+    await gql(first, CREATE_STREAM, {
+      input: { name: "durable_s", config: { "test.provider": { delayMs: 2000 } } },
+    });
     for (const cluster of ["slow-a", "slow-b"]) {
       const created = await gql(first, CREATE_BINDING, { input: { stream: "durable_s", cluster } });
-      expect(created.data).toMatchObject({ createBinding: { binding: { status: { phase: "PENDING" } }, userErrors: [] } });
+      expect(created.data).toMatchObject({
+        createBinding: { binding: { status: { phase: "PENDING" } }, userErrors: [] },
+      });
     }
     // With one worker, one binding is in the provider's hands and the other waits in the queue.
-    await eventually(async () => first.entries().find((e) => e.msg === "reconcile started"), 10_000, "a reconcile to start");
+    await eventually(
+      async () => first.entries().find((e) => e.msg === "reconcile started"),
+      10_000,
+      "a reconcile to start",
+    );
     first.kill("SIGKILL");
     await first.exited;
 
     const second = await start();
-    const described = await eventually(async () => {
-      const { data } = await postGraphQL<Described>(second.url, DESCRIBE_BINDINGS, { stream: "durable_s" });
-      const nodes = data?.bindings.nodes ?? [];
-      return nodes.length === 2 && nodes.every((n) => n.status.phase === "ONLINE") ? nodes : undefined;
-    }, 30_000, "both bindings ONLINE after restart");
+    const described = await eventually(
+      async () => {
+        const { data } = await postGraphQL<Described>(second.url, DESCRIBE_BINDINGS, { stream: "durable_s" });
+        const nodes = data?.bindings.nodes ?? [];
+        return nodes.length === 2 && nodes.every((n) => n.status.phase === "ONLINE") ? nodes : undefined;
+      },
+      30_000,
+      "both bindings ONLINE after restart",
+    );
     expect(described.map((n) => [n.cluster.name, n.status.observedGeneration])).toEqual([
       ["slow-a", 1],
       ["slow-b", 1],
@@ -75,20 +90,34 @@ describe.each(databaseKinds)("durability on %s", (kind) => {
     dataDir = kind === "pglite" ? await mkdtemp(path.join(tmpdir(), "sr-shutdown-")) : undefined;
     const first = await start();
     await postGraphQL(first.url, DECLARE_CLUSTER, { input: { name: "slow-c", provider: "test" } });
-    await postGraphQL(first.url, CREATE_STREAM, { input: { name: "term_s", config: { "test.provider": { delayMs: 5000 } } } });
+    await postGraphQL(first.url, CREATE_STREAM, {
+      input: { name: "term_s", config: { "test.provider": { delayMs: 5000 } } },
+    });
     await postGraphQL(first.url, CREATE_BINDING, { input: { stream: "term_s", cluster: "slow-c" } });
-    await eventually(async () => first.entries().find((e) => e.msg === "reconcile started"), 10_000, "a reconcile to start");
+    await eventually(
+      async () => first.entries().find((e) => e.msg === "reconcile started"),
+      10_000,
+      "a reconcile to start",
+    );
 
     first.kill("SIGTERM");
     expect(await first.exited).toBe(0);
     // The in-flight reconcile outlived the drain timeout: it was cut short and its lease given back.
-    expect(first.entries()).toContainEqual(expect.objectContaining({ msg: "reconcile", outcome: "released" }));
-    expect(first.entries()).toContainEqual(expect.objectContaining({ msg: "reconciler stopped", drained: false }));
+    expect(first.entries()).toContainEqual(
+      expect.objectContaining({ msg: "reconcile", outcome: "released" }),
+    );
+    expect(first.entries()).toContainEqual(
+      expect.objectContaining({ msg: "reconciler stopped", drained: false }),
+    );
 
     const second = await start();
-    await eventually(async () => {
-      const { data } = await postGraphQL<Described>(second.url, DESCRIBE_BINDINGS, { stream: "term_s" });
-      return data?.bindings.nodes[0]?.status.phase === "ONLINE" ? true : undefined;
-    }, 30_000, "the binding ONLINE after restart");
+    await eventually(
+      async () => {
+        const { data } = await postGraphQL<Described>(second.url, DESCRIBE_BINDINGS, { stream: "term_s" });
+        return data?.bindings.nodes[0]?.status.phase === "ONLINE" ? true : undefined;
+      },
+      30_000,
+      "the binding ONLINE after restart",
+    );
   }, 120_000);
 });

@@ -24,7 +24,9 @@ async function seed(r: TestRegistry, count: number): Promise<void> {
   for (const name of ["page-c1", "page-c2"]) await r.query(DECLARE_CLUSTER, { input: { name } });
   for (let i = 0; i < count; i++) {
     const name = `page_${String(i).padStart(3, "0")}`;
-    await r.query(CREATE_STREAM, { input: { name, config: { "acme.kafka": { team: teams[i % 3]!, tier: i % 2 } } } });
+    await r.query(CREATE_STREAM, {
+      input: { name, config: { "acme.kafka": { team: teams[i % 3]!, tier: i % 2 } } },
+    });
     await r.query(CREATE_BINDING, { input: { stream: name, cluster: "page-c1" } });
     if (i % 2 === 0) await r.query(CREATE_BINDING, { input: { stream: name, cluster: "page-c2" } });
   }
@@ -72,7 +74,10 @@ describe.each(databaseKinds)("pagination and filters on %s", (kind) => {
     const r = registry();
     let pageOf100: StreamPage | undefined;
     const small = await countQueries(r, () => r.query(STREAM_PAGE, { first: 10 }));
-    const large = await countQueries(r, async () => (pageOf100 = await r.query<StreamPage>(STREAM_PAGE, { first: 100 })));
+    const large = await countQueries(
+      r,
+      async () => (pageOf100 = await r.query<StreamPage>(STREAM_PAGE, { first: 100 })),
+    );
     expect(pageOf100!.streams.nodes).toHaveLength(100);
     expect(pageOf100!.streams.nodes.flatMap((n) => n.bindings)).toHaveLength(150);
     // streams page + totalCount + bindings of all streams + clusters of all bindings
@@ -84,7 +89,9 @@ describe.each(databaseKinds)("pagination and filters on %s", (kind) => {
     const r = registry();
     const names = async (filter: Record<string, unknown>) =>
       (await r.query<StreamPage>(STREAM_PAGE, { first: 500, filter })).streams.nodes.map((n) => n.name);
-    expect(await names({ nameStartsWith: "page_11" })).toEqual(Array.from({ length: 10 }, (_, i) => `page_11${i}`));
+    expect(await names({ nameStartsWith: "page_11" })).toEqual(
+      Array.from({ length: 10 }, (_, i) => `page_11${i}`),
+    );
     expect(await names({ nameContains: "_05" })).toHaveLength(10);
     const gadgets = await names({ config: [{ map: "acme.kafka", key: "team", value: "gadgets" }] });
     expect(gadgets).toHaveLength(40);
@@ -105,12 +112,16 @@ describe.each(databaseKinds)("pagination and filters on %s", (kind) => {
     const all: { stream: string; cluster: string }[] = [];
     let after: string | null = null;
     do {
-      const data: { bindings: { nodes: { stream: { name: string }; cluster: { name: string } }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } } =
-        await r.query(
-          `query($after: String) { bindings(first: 70, after: $after) {
+      const data: {
+        bindings: {
+          nodes: { stream: { name: string }; cluster: { name: string } }[];
+          pageInfo: { hasNextPage: boolean; endCursor: string | null };
+        };
+      } = await r.query(
+        `query($after: String) { bindings(first: 70, after: $after) {
             nodes { stream { name } cluster { name } } pageInfo { hasNextPage endCursor } } }`,
-          { after },
-        );
+        { after },
+      );
       all.push(...data.bindings.nodes.map((b) => ({ stream: b.stream.name, cluster: b.cluster.name })));
       after = data.bindings.pageInfo.hasNextPage ? data.bindings.pageInfo.endCursor : null;
     } while (after);
@@ -120,9 +131,13 @@ describe.each(databaseKinds)("pagination and filters on %s", (kind) => {
       { stream: "page_000", cluster: "page-c2" },
       { stream: "page_001", cluster: "page-c1" },
     ]);
-    const onC2 = await r.query<{ bindings: { totalCount: number } }>(`{ bindings(filter: { cluster: "page-c2" }) { totalCount } }`);
+    const onC2 = await r.query<{ bindings: { totalCount: number } }>(
+      `{ bindings(filter: { cluster: "page-c2" }) { totalCount } }`,
+    );
     expect(onC2.bindings.totalCount).toBe(60);
-    const pending = await r.query<{ bindings: { totalCount: number } }>(`{ bindings(filter: { phase: PENDING }) { totalCount } }`);
+    const pending = await r.query<{ bindings: { totalCount: number } }>(
+      `{ bindings(filter: { phase: PENDING }) { totalCount } }`,
+    );
     expect(pending.bindings.totalCount).toBe(180);
   });
 

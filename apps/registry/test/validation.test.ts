@@ -16,19 +16,26 @@ import {
 type Payload = { userErrors: UserErrorView[] } & Record<string, unknown>;
 
 /** Runs a mutation expected to fail, and checks that it changed nothing at all. */
-async function expectRefused(r: TestRegistry, document: string, input: Record<string, unknown>): Promise<UserErrorView[]> {
+async function expectRefused(
+  r: TestRegistry,
+  document: string,
+  input: Record<string, unknown>,
+): Promise<UserErrorView[]> {
   const before = await changeCount(r);
   const data = await r.query<Record<string, Payload>>(document, { input });
   const payload = Object.values(data)[0]!;
   expect(payload.userErrors.length).toBeGreaterThan(0);
-  for (const [key, value] of Object.entries(payload)) if (key !== "userErrors") expect(value ?? null).toBeNull();
+  for (const [key, value] of Object.entries(payload))
+    if (key !== "userErrors") expect(value ?? null).toBeNull();
   expect(await changeCount(r)).toBe(before);
   return payload.userErrors;
 }
 
 /** Changes made by users; the reconciler's status changes run on their own clock. */
 async function changeCount(r: TestRegistry): Promise<number> {
-  const { changes } = await r.query<{ changes: { nodes: { actor: string }[] } }>(`{ changes(first: 500) { nodes { actor } } }`);
+  const { changes } = await r.query<{ changes: { nodes: { actor: string }[] } }>(
+    `{ changes(first: 500) { nodes { actor } } }`,
+  );
   return changes.nodes.filter((c) => c.actor !== "reconciler").length;
 }
 
@@ -44,18 +51,30 @@ describe.each(databaseKinds)("bad input on %s", (kind) => {
     ["has a slash", "a/b", /invalid character "\/"/],
   ])("refuses a stream name that %s", async (_, name, message) => {
     const errors = await expectRefused(registry(), CREATE_STREAM, { name });
-    expect(errors).toEqual([expect.objectContaining({ code: "INVALID_INPUT", field: ["input", "name"], message: expect.stringMatching(message) })]);
+    expect(errors).toEqual([
+      expect.objectContaining({
+        code: "INVALID_INPUT",
+        field: ["input", "name"],
+        message: expect.stringMatching(message),
+      }),
+    ]);
   });
 
   it("accepts a 249-character name", async () => {
-    const { createStream } = await registry().query<{ createStream: Payload }>(CREATE_STREAM, { input: { name: "y".repeat(249) } });
+    const { createStream } = await registry().query<{ createStream: Payload }>(CREATE_STREAM, {
+      input: { name: "y".repeat(249) },
+    });
     expect(createStream.userErrors).toEqual([]);
   });
 
   it.each([
     ["not an object", ["a"], ["input", "config"]],
     ["a map that is not an object", { "acme.kafka": "x" }, ["input", "config", "acme.kafka"]],
-    ["a nested object", { "acme.kafka": { owner: { name: "bob" } } }, ["input", "config", "acme.kafka", "owner"]],
+    [
+      "a nested object",
+      { "acme.kafka": { owner: { name: "bob" } } },
+      ["input", "config", "acme.kafka", "owner"],
+    ],
     ["a null value", { "acme.kafka": { owner: null } }, ["input", "config", "acme.kafka", "owner"]],
     ["an array value", { "acme.kafka": { owners: ["a"] } }, ["input", "config", "acme.kafka", "owners"]],
     ["a bad map name", { "bad name": {} }, ["input", "config", "bad name"]],
@@ -70,13 +89,24 @@ describe.each(databaseKinds)("bad input on %s", (kind) => {
       config: { "acme.kafka": { x: null } },
       producerConfig: { "p.map": { y: [1] } },
     });
-    expect(errors.map((e) => e.field.join("."))).toEqual(["input.name", "input.config.acme.kafka.x", "input.producerConfig.p.map.y"]);
+    expect(errors.map((e) => e.field.join("."))).toEqual([
+      "input.name",
+      "input.config.acme.kafka.x",
+      "input.producerConfig.p.map.y",
+    ]);
   });
 
   it("refuses keys a provider does not know in the maps it owns", async () => {
-    const errors = await expectRefused(registry(), CREATE_STREAM, { name: "owned_s", config: { "test.provider": { bogus: 1 } } });
+    const errors = await expectRefused(registry(), CREATE_STREAM, {
+      name: "owned_s",
+      config: { "test.provider": { bogus: 1 } },
+    });
     expect(errors).toEqual([
-      expect.objectContaining({ code: "INVALID_INPUT", field: ["input", "config", "test.provider", "bogus"], message: expect.stringContaining("unknown key") }),
+      expect.objectContaining({
+        code: "INVALID_INPUT",
+        field: ["input", "config", "test.provider", "bogus"],
+        message: expect.stringContaining("unknown key"),
+      }),
     ]);
   });
 
@@ -95,8 +125,12 @@ describe.each(databaseKinds)("bad input on %s", (kind) => {
     ]);
     expect((await expectRefused(r, UPDATE_STREAM, { name: "nope", config: {} }))[0]?.code).toBe("NOT_FOUND");
     expect((await expectRefused(r, DELETE_STREAM, { name: "nope" }))[0]?.code).toBe("NOT_FOUND");
-    expect((await expectRefused(r, UPDATE_BINDING, { stream: "ref_s", cluster: "ref-c1" }))[0]?.code).toBe("NOT_FOUND");
-    expect((await expectRefused(r, DELETE_BINDING, { stream: "ref_s", cluster: "ref-c1" }))[0]?.code).toBe("NOT_FOUND");
+    expect((await expectRefused(r, UPDATE_BINDING, { stream: "ref_s", cluster: "ref-c1" }))[0]?.code).toBe(
+      "NOT_FOUND",
+    );
+    expect((await expectRefused(r, DELETE_BINDING, { stream: "ref_s", cluster: "ref-c1" }))[0]?.code).toBe(
+      "NOT_FOUND",
+    );
     expect((await expectRefused(r, DELETE_CLUSTER, { name: "nope" }))[0]?.code).toBe("NOT_FOUND");
 
     await r.query(CREATE_BINDING, { input: { stream: "ref_s", cluster: "ref-c1" } });
@@ -110,8 +144,12 @@ describe.each(databaseKinds)("bad input on %s", (kind) => {
 
   it("passes the provider's refusal back with the offending field, changing nothing", async () => {
     const r = registry();
-    await r.query(DECLARE_CLUSTER, { input: { name: "small", provider: "test", config: { "test.provider": { maxPartitions: 3 } } } });
-    await r.query(CREATE_STREAM, { input: { name: "big_s", config: { "test.provider": { partitions: 12 } } } });
+    await r.query(DECLARE_CLUSTER, {
+      input: { name: "small", provider: "test", config: { "test.provider": { maxPartitions: 3 } } },
+    });
+    await r.query(CREATE_STREAM, {
+      input: { name: "big_s", config: { "test.provider": { partitions: 12 } } },
+    });
     expect(await expectRefused(r, CREATE_BINDING, { stream: "big_s", cluster: "small" })).toEqual([
       expect.objectContaining({
         code: "PROVIDER_REJECTED",
@@ -119,15 +157,21 @@ describe.each(databaseKinds)("bad input on %s", (kind) => {
         message: expect.stringContaining("exceeds the cluster's maximum 3"),
       }),
     ]);
-    expect(await expectRefused(r, DECLARE_CLUSTER, { name: "down", provider: "test", config: { "test.provider": { unreachable: true } } })).toEqual([
-      expect.objectContaining({ code: "PROVIDER_UNAVAILABLE", field: ["input", "config"] }),
-    ]);
+    expect(
+      await expectRefused(r, DECLARE_CLUSTER, {
+        name: "down",
+        provider: "test",
+        config: { "test.provider": { unreachable: true } },
+      }),
+    ).toEqual([expect.objectContaining({ code: "PROVIDER_UNAVAILABLE", field: ["input", "config"] })]);
   });
 
   it("lets exactly one of several concurrent creates of a stream win", async () => {
     const r = registry();
     const results = await Promise.all(
-      Array.from({ length: 8 }, () => r.query<{ createStream: Payload }>(CREATE_STREAM, { input: { name: "race_s" } })),
+      Array.from({ length: 8 }, () =>
+        r.query<{ createStream: Payload }>(CREATE_STREAM, { input: { name: "race_s" } }),
+      ),
     );
     const winners = results.filter((x) => x.createStream.userErrors.length === 0);
     const losers = results.flatMap((x) => x.createStream.userErrors);
@@ -141,7 +185,9 @@ describe.each(databaseKinds)("bad input on %s", (kind) => {
     const clusters = ["race-c1", "race-c2", "race-c3", "race-c4"];
     for (const name of clusters) await r.query(DECLARE_CLUSTER, { input: { name } });
     await r.query(CREATE_STREAM, { input: { name: "race_b" } });
-    await Promise.all(clusters.map((cluster) => r.query(CREATE_BINDING, { input: { stream: "race_b", cluster } })));
+    await Promise.all(
+      clusters.map((cluster) => r.query(CREATE_BINDING, { input: { stream: "race_b", cluster } })),
+    );
     const { stream } = await r.query<{ stream: { bindings: { isDefault: boolean }[] } }>(
       `{ stream(name: "race_b") { bindings { isDefault } } }`,
     );
@@ -152,6 +198,9 @@ describe.each(databaseKinds)("bad input on %s", (kind) => {
     const cursor = await registry().request(`{ streams(after: "garbage!") { totalCount } }`);
     expect(cursor.errors?.[0]?.extensions?.code).toBe("INVALID_INPUT");
     const page = await registry().request(`{ streams(first: 100000) { totalCount } }`);
-    expect(page.errors?.[0]).toMatchObject({ extensions: { code: "INVALID_INPUT" }, message: expect.stringContaining("500") });
+    expect(page.errors?.[0]).toMatchObject({
+      extensions: { code: "INVALID_INPUT" },
+      message: expect.stringContaining("500"),
+    });
   });
 });

@@ -24,7 +24,11 @@ export interface ConnectorRequest {
 export interface StreamSourceManager {
   getSourceTypes(cluster: ClusterTarget, context: OperationContext): Promise<string[]>;
   createStreamSource(request: ConnectorRequest, context: OperationContext): Promise<Connector>;
-  getStreamSource(name: string, cluster: ClusterTarget, context: OperationContext): Promise<Connector | undefined>;
+  getStreamSource(
+    name: string,
+    cluster: ClusterTarget,
+    context: OperationContext,
+  ): Promise<Connector | undefined>;
   updateStreamSource(request: ConnectorRequest, context: OperationContext): Promise<Connector>;
   deleteStreamSource(name: string, cluster: ClusterTarget, context: OperationContext): Promise<void>;
 }
@@ -36,7 +40,11 @@ export interface StreamSourceManager {
 export interface StreamSinkManager {
   getSinkTypes(cluster: ClusterTarget, context: OperationContext): Promise<string[]>;
   createStreamSink(request: ConnectorRequest, context: OperationContext): Promise<Connector>;
-  getStreamSink(name: string, cluster: ClusterTarget, context: OperationContext): Promise<Connector | undefined>;
+  getStreamSink(
+    name: string,
+    cluster: ClusterTarget,
+    context: OperationContext,
+  ): Promise<Connector | undefined>;
   updateStreamSink(request: ConnectorRequest, context: OperationContext): Promise<Connector>;
   deleteStreamSink(name: string, cluster: ClusterTarget, context: OperationContext): Promise<void>;
 }

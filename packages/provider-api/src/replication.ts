@@ -17,10 +17,19 @@ export interface ReplicationRequest {
 
 /** The seed's StreamReplicationManager. Failures are thrown as StreamReplicationError. */
 export interface StreamReplicationManager {
-  listReplications(cluster: ClusterTarget | undefined, context: OperationContext): Promise<StreamReplication[]>;
+  listReplications(
+    cluster: ClusterTarget | undefined,
+    context: OperationContext,
+  ): Promise<StreamReplication[]>;
   createReplication(request: ReplicationRequest, context: OperationContext): Promise<StreamReplication>;
-  getReplication(request: ReplicationRequest, context: OperationContext): Promise<StreamReplication | undefined>;
-  deleteReplication(request: ReplicationRequest, context: OperationContext): Promise<StreamReplication | undefined>;
+  getReplication(
+    request: ReplicationRequest,
+    context: OperationContext,
+  ): Promise<StreamReplication | undefined>;
+  deleteReplication(
+    request: ReplicationRequest,
+    context: OperationContext,
+  ): Promise<StreamReplication | undefined>;
 }
 
 /** The seed's relocation states, in order. */

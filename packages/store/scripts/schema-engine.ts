@@ -53,7 +53,7 @@ async function connectInMemory(): Promise<SqlDriverAdapter> {
   const pglite = await PGlite.create();
   // pglite-prisma-adapter is typed against the PGlite copy it resolves (0.4.x, pinned by the
   // prisma CLI), this package uses 0.5.x; the adapter only calls query/exec/transaction.
-  const adapter = await new PrismaPGlite(pglite as never).connect();
+  const adapter = await new PrismaPGlite(pglite).connect();
   // pglite-prisma-adapter 0.7.2 starts the script without awaiting it: a failing migration
   // would escape as an unhandled rejection instead of reaching the engine as its error.
   adapter.executeScript = async (script) => void (await pglite.exec(script));

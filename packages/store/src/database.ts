@@ -68,8 +68,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
 async function openPGlite(dataDir: string | undefined): Promise<Database> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir ? { dataDir } : {});
-  // The adapter declares its own copy of PGlite's types; it only calls the public query API.
-  const { prisma, onQuery } = createClient(new PrismaPGlite(pglite as never));
+  const { prisma, onQuery } = createClient(new PrismaPGlite(pglite));
   const session: SqlSession = {
     query: async (sql, params) => (await pglite.query(sql, params)).rows as never,
     exec: async (script) => void (await pglite.exec(script)),

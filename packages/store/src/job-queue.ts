@@ -46,7 +46,13 @@ export async function leaseJobs(
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED)
     RETURNING id, kind, target_id, seq, attempts`;
-  return rows.map((r) => ({ id: r.id, kind: r.kind, targetId: r.target_id, seq: r.seq, attempts: r.attempts }));
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    targetId: r.target_id,
+    seq: r.seq,
+    attempts: r.attempts,
+  }));
 }
 
 /** Keeps a lease alive while a slow provider call runs. */

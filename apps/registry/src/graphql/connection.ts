@@ -3,7 +3,12 @@ import type { Page } from "../services/catalog.ts";
 export interface ConnectionModel<T> {
   edges: { node: T; cursor: string }[];
   nodes: T[];
-  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+  pageInfo: {
+    hasNextPage: boolean;
+    hasPreviousPage: boolean;
+    startCursor: string | null;
+    endCursor: string | null;
+  };
   /** Counted only when asked for (GraphQL's default resolver calls it). */
   totalCount: () => Promise<number>;
 }

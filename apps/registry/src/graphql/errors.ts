@@ -23,12 +23,20 @@ export function createErrorFormatter(production: boolean) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
     if (original instanceof RegistryError) {
-      return { ...formatted, message: original.message, extensions: { code: original.code, field: original.field } };
+      return {
+        ...formatted,
+        message: original.message,
+        extensions: { code: original.code, field: original.field },
+      };
     }
     const code = formatted.extensions?.code;
     if (typeof code === "string" && apolloCodes.has(code)) return formatted;
     if (isDatabaseUnavailable(original)) {
-      return { ...formatted, message: "the registry's database is unavailable", extensions: { code: ErrorCode.DATABASE_UNAVAILABLE } };
+      return {
+        ...formatted,
+        message: "the registry's database is unavailable",
+        extensions: { code: ErrorCode.DATABASE_UNAVAILABLE },
+      };
     }
     return {
       ...formatted,
@@ -47,7 +55,10 @@ export function errorLoggingPlugin(): ApolloServerPlugin<GraphQLContext> {
           for (const error of errors) {
             const original = unwrapResolverError(error);
             if (original instanceof RegistryError || !error.path) continue;
-            contextValue.logger.error({ requestId: contextValue.requestId, err: original, path: error.path }, "resolver failed");
+            contextValue.logger.error(
+              { requestId: contextValue.requestId, err: original, path: error.path },
+              "resolver failed",
+            );
           }
         },
         async willSendResponse({ response, contextValue }) {
@@ -63,9 +74,16 @@ export function errorLoggingPlugin(): ApolloServerPlugin<GraphQLContext> {
 }
 
 function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e: unknown = error; e instanceof Error || (typeof e === "object" && e !== null); e = (e as { cause?: unknown }).cause) {
+  for (
+    let e: unknown = error;
+    e instanceof Error || (typeof e === "object" && e !== null);
+    e = (e as { cause?: unknown }).cause
+  ) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|P1001|P1017)$/.test(code) || code.startsWith("08"))) {
+    if (
+      typeof code === "string" &&
+      (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|P1001|P1017)$/.test(code) || code.startsWith("08"))
+    ) {
       return true;
     }
     if (e instanceof Error && e.name === "PrismaClientInitializationError") return true;

@@ -48,7 +48,10 @@ export function primeClusters(loaders: Loaders, clusters: readonly Cluster[]): v
   }
 }
 
-function findBindings(prisma: PrismaClient, where: { streamId?: { in: string[] }; clusterId?: { in: string[] } }) {
+function findBindings(
+  prisma: PrismaClient,
+  where: { streamId?: { in: string[] }; clusterId?: { in: string[] } },
+) {
   return prisma.binding.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
 }
 

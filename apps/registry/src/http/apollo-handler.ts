@@ -31,14 +31,21 @@ export async function handleGraphQL<C extends BaseContext>(
 }
 
 /** Reads a JSON body (or none); `undefined` with a 4xx already sent when it is unusable. */
-export async function readJsonBody(req: IncomingMessage, res: ServerResponse): Promise<{ ok: boolean; body: unknown }> {
+export async function readJsonBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<{ ok: boolean; body: unknown }> {
   if (req.method !== "POST") return { ok: true, body: undefined };
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > MAX_BODY_BYTES) {
-      sendJson(res, 413, { errors: [{ message: `request body exceeds ${MAX_BODY_BYTES} bytes`, extensions: { code: "BAD_REQUEST" } }] });
+      sendJson(res, 413, {
+        errors: [
+          { message: `request body exceeds ${MAX_BODY_BYTES} bytes`, extensions: { code: "BAD_REQUEST" } },
+        ],
+      });
       return { ok: false, body: undefined };
     }
     chunks.push(chunk);
@@ -49,7 +56,9 @@ export async function readJsonBody(req: IncomingMessage, res: ServerResponse): P
   try {
     return { ok: true, body: JSON.parse(text) as unknown };
   } catch {
-    sendJson(res, 400, { errors: [{ message: "request body is not valid JSON", extensions: { code: "BAD_REQUEST" } }] });
+    sendJson(res, 400, {
+      errors: [{ message: "request body is not valid JSON", extensions: { code: "BAD_REQUEST" } }],
+    });
     return { ok: false, body: undefined };
   }
 }

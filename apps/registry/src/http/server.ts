@@ -37,12 +37,22 @@ export function createHttpServer(deps: HttpDeps): Server {
     });
     route(req, res, requestId, (name) => (operationName = name)).catch((error: unknown) => {
       deps.logger.error({ requestId, err: error }, "request failed");
-      if (!res.headersSent) sendJson(res, 500, { errors: [{ message: "Internal server error", extensions: { code: "INTERNAL_SERVER_ERROR", requestId } }] });
+      if (!res.headersSent)
+        sendJson(res, 500, {
+          errors: [
+            { message: "Internal server error", extensions: { code: "INTERNAL_SERVER_ERROR", requestId } },
+          ],
+        });
       else res.destroy();
     });
   });
 
-  async function route(req: IncomingMessage, res: ServerResponse, requestId: string, setOperation: (name?: string) => void) {
+  async function route(
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+    setOperation: (name?: string) => void,
+  ) {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     if (path === "/healthz") return sendJson(res, 200, { status: "ok" });
     if (path === "/readyz") {

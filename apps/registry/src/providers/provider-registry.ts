@@ -1,10 +1,4 @@
-import {
-  ErrorCode,
-  RegistryError,
-  userError,
-  type ConfigMaps,
-  type UserError,
-} from "@stream-registry/core";
+import { ErrorCode, RegistryError, userError, type ConfigMaps, type UserError } from "@stream-registry/core";
 import {
   ProviderError,
   type ClusterTarget,
@@ -46,7 +40,12 @@ export class ProviderRegistry {
    * and the maps `required` requires in this scope. Maps no provider owns are company metadata
    * and pass as they are.
    */
-  checkOwnedMaps(maps: ConfigMaps, scope: ConfigScope, field: string[], required?: StreamProvider): UserError[] {
+  checkOwnedMaps(
+    maps: ConfigMaps,
+    scope: ConfigScope,
+    field: string[],
+    required?: StreamProvider,
+  ): UserError[] {
     const errors: UserError[] = [];
     for (const provider of this.providers.values()) {
       for (const definition of provider.configMaps) {
@@ -64,7 +63,9 @@ export class ProviderRegistry {
           continue;
         }
         for (const issue of definition.validate?.(map, scope) ?? []) {
-          errors.push(userError(ErrorCode.INVALID_INPUT, [...field, definition.name, ...issue.field], issue.message));
+          errors.push(
+            userError(ErrorCode.INVALID_INPUT, [...field, definition.name, ...issue.field], issue.message),
+          );
         }
       }
     }
@@ -107,7 +108,9 @@ export class ProviderRegistry {
       const prefix = `provider "${provider.kind}"`;
       if (error.issues.length === 0) throw new RegistryError(code, `${prefix}: ${error.message}`, field);
       throw new UserErrors(
-        error.issues.map((issue) => userError(code, [...field, ...issue.field], `${prefix}: ${issue.message}`)),
+        error.issues.map((issue) =>
+          userError(code, [...field, ...issue.field], `${prefix}: ${issue.message}`),
+        ),
       );
     }
   }

@@ -16,9 +16,16 @@ export type BindingOutcome =
  * the latest desired state, so a retry or a duplicate request is harmless. Provider errors
  * propagate to the reconciler, which decides between retry and FAILED.
  */
-export async function reconcileBinding(deps: ServiceDeps, bindingId: string, signal: AbortSignal): Promise<BindingOutcome> {
+export async function reconcileBinding(
+  deps: ServiceDeps,
+  bindingId: string,
+  signal: AbortSignal,
+): Promise<BindingOutcome> {
   const { prisma } = deps.db;
-  const binding = await prisma.binding.findUnique({ where: { id: bindingId }, include: { stream: true, cluster: true } });
+  const binding = await prisma.binding.findUnique({
+    where: { id: bindingId },
+    include: { stream: true, cluster: true },
+  });
   if (!binding) return { kind: "gone" };
   const provider = deps.providers.get(binding.cluster.provider);
   if (!provider) return { kind: "provider-missing", provider: binding.cluster.provider };
@@ -33,7 +40,13 @@ export async function reconcileBinding(deps: ServiceDeps, bindingId: string, sig
     await provider.infrastructure.deleteStreamBinding(binding.stream.name, cluster, { signal });
     await prisma.$transaction(async (tx) => {
       await tx.binding.delete({ where: { id: binding.id } });
-      await recordChange(tx, { entityType: "binding", entityKey: fqn, action: "deleted", generation: binding.generation, actor: "reconciler" });
+      await recordChange(tx, {
+        entityType: "binding",
+        entityKey: fqn,
+        action: "deleted",
+        generation: binding.generation,
+        actor: "reconciler",
+      });
       if (binding.isDefault) await promoteNextDefault(tx, binding.streamId);
       await removeStreamIfDone(tx, binding.streamId);
     });
@@ -49,9 +62,10 @@ export async function reconcileBinding(deps: ServiceDeps, bindingId: string, sig
     producerConfig: mergeConfigMaps(stream.producerConfig, overrides.producerConfig),
     consumerConfig: mergeConfigMaps(stream.consumerConfig, overrides.consumerConfig),
   };
-  const realize = binding.observedGeneration === null
-    ? provider.infrastructure.createStreamBinding
-    : provider.infrastructure.updateStreamBinding;
+  const realize =
+    binding.observedGeneration === null
+      ? provider.infrastructure.createStreamBinding
+      : provider.infrastructure.updateStreamBinding;
   const observation = (await realize.call(provider.infrastructure, request, { signal })) ?? undefined;
   // Only the generation that was realized may turn ONLINE: a newer desired state, or a delete
   // that arrived meanwhile, has its own job and must not be overwritten.
@@ -81,16 +95,28 @@ export async function reconcileBinding(deps: ServiceDeps, bindingId: string, sig
 
 /** When the default binding goes, the oldest remaining one becomes the default. */
 async function promoteNextDefault(tx: Tx, streamId: string): Promise<void> {
-  const next = await tx.binding.findFirst({ where: { streamId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  const next = await tx.binding.findFirst({
+    where: { streamId },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
   if (next) await tx.binding.update({ where: { id: next.id }, data: { isDefault: true } });
 }
 
 /** A stream deleted with cascade goes with its last binding. */
 async function removeStreamIfDone(tx: Tx, streamId: string): Promise<void> {
-  const stream = await tx.stream.findUnique({ where: { id: streamId }, include: { _count: { select: { bindings: true } } } });
+  const stream = await tx.stream.findUnique({
+    where: { id: streamId },
+    include: { _count: { select: { bindings: true } } },
+  });
   if (!stream?.deleting || stream._count.bindings > 0) return;
   await tx.stream.delete({ where: { id: streamId } });
-  await recordChange(tx, { entityType: "stream", entityKey: stream.name, action: "deleted", generation: stream.generation, actor: "reconciler" });
+  await recordChange(tx, {
+    entityType: "stream",
+    entityKey: stream.name,
+    action: "deleted",
+    generation: stream.generation,
+    actor: "reconciler",
+  });
 }
 
 /** Records a failed attempt on the binding's status: PENDING while retrying, FAILED when permanent. */
@@ -101,11 +127,17 @@ export async function recordBindingFailure(
   permanent: boolean,
 ): Promise<void> {
   await deps.db.prisma.$transaction(async (tx) => {
-    const binding = await tx.binding.findUnique({ where: { id: bindingId }, include: { stream: true, cluster: true } });
+    const binding = await tx.binding.findUnique({
+      where: { id: bindingId },
+      include: { stream: true, cluster: true },
+    });
     if (!binding) return;
     // A failing delete stays DELETING: deletion is retried until the provider succeeds.
     const phase = binding.phase === "DELETING" ? "DELETING" : permanent ? "FAILED" : "PENDING";
-    await tx.binding.update({ where: { id: bindingId }, data: { phase, message, statusUpdatedAt: new Date() } });
+    await tx.binding.update({
+      where: { id: bindingId },
+      data: { phase, message, statusUpdatedAt: new Date() },
+    });
     if (phase !== binding.phase) {
       await recordChange(tx, {
         entityType: "binding",

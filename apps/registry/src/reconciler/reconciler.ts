@@ -81,7 +81,8 @@ export class Reconciler {
           this.lastLeaseError = undefined;
         } catch (error) {
           const message = (error as Error).message;
-          if (message !== this.lastLeaseError) this.logger.error({ err: error }, "reconciler cannot lease jobs");
+          if (message !== this.lastLeaseError)
+            this.logger.error({ err: error }, "reconciler cannot lease jobs");
           this.lastLeaseError = message;
         }
       }
@@ -116,7 +117,9 @@ export class Reconciler {
     try {
       const outcome = await this.run(job);
       if (outcome.kind === "provider-missing") {
-        throw new Error(`provider "${outcome.provider}" is not loaded in this registry (see REGISTRY_PROVIDERS)`);
+        throw new Error(
+          `provider "${outcome.provider}" is not loaded in this registry (see REGISTRY_PROVIDERS)`,
+        );
       }
       await completeJob(prisma, job, this.worker);
       this.logger.info({ ...log, outcome: outcome.kind, durationMs: elapsed(started) }, "reconcile");
@@ -138,7 +141,11 @@ export class Reconciler {
 
   private run(job: LeasedJob): Promise<BindingOutcome> {
     if (job.kind !== BINDING_JOB) throw new Error(`unknown job kind "${job.kind}"`);
-    return reconcileBinding({ ...this.deps, wakeReconciler: () => this.wake() }, job.targetId, this.abort.signal);
+    return reconcileBinding(
+      { ...this.deps, wakeReconciler: () => this.wake() },
+      job.targetId,
+      this.abort.signal,
+    );
   }
 
   private async recordFailure(job: LeasedJob, error: unknown, log: object, started: number): Promise<void> {
@@ -150,14 +157,23 @@ export class Reconciler {
     if (permanent) {
       await recordBindingFailure(deps, job.targetId, message, true);
       await completeJob(prisma, job, this.worker);
-      this.logger.warn({ ...log, outcome: "failed", error: message, durationMs: elapsed(started) }, "reconcile");
+      this.logger.warn(
+        { ...log, outcome: "failed", error: message, durationMs: elapsed(started) },
+        "reconcile",
+      );
       return;
     }
-    const delayMs = retryDelayMs(job.attempts, { baseMs: this.config.retryBaseMs, maxMs: this.config.retryMaxMs });
+    const delayMs = retryDelayMs(job.attempts, {
+      baseMs: this.config.retryBaseMs,
+      maxMs: this.config.retryMaxMs,
+    });
     const status = `attempt ${job.attempts} failed: ${message}; retrying in ${(delayMs / 1000).toFixed(1)}s`;
     await recordBindingFailure(deps, job.targetId, status, false);
     await retryJob(prisma, job, this.worker, delayMs, message);
-    this.logger.warn({ ...log, outcome: "retry", error: message, delayMs, durationMs: elapsed(started) }, "reconcile");
+    this.logger.warn(
+      { ...log, outcome: "retry", error: message, delayMs, durationMs: elapsed(started) },
+      "reconcile",
+    );
   }
 }
 

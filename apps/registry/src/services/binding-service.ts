@@ -1,6 +1,19 @@
-import { ErrorCode, formatFqn, mergeConfigMaps, RegistryError, type ConfigMaps, type UserError } from "@stream-registry/core";
+import {
+  ErrorCode,
+  formatFqn,
+  mergeConfigMaps,
+  RegistryError,
+  type ConfigMaps,
+  type UserError,
+} from "@stream-registry/core";
 import { enqueueJob, recordChange, type Binding, type Cluster, type Stream } from "@stream-registry/store";
-import { checkConfigInput, configSetOf, EMPTY_CONFIG_SET, type ConfigInput, type ConfigSet } from "./config-input.ts";
+import {
+  checkConfigInput,
+  configSetOf,
+  EMPTY_CONFIG_SET,
+  type ConfigInput,
+  type ConfigSet,
+} from "./config-input.ts";
 import { BINDING_JOB, type Actor, type ServiceDeps } from "./deps.ts";
 import { throwIfAny } from "./user-errors.ts";
 
@@ -19,24 +32,44 @@ export class BindingService {
   constructor(private readonly deps: ServiceDeps) {}
 
   async create(input: BindingInput, { actor }: Actor): Promise<Binding> {
-    const [stream, cluster] = await Promise.all([this.findStream(input.stream), this.findCluster(input.cluster)]);
+    const [stream, cluster] = await Promise.all([
+      this.findStream(input.stream),
+      this.findCluster(input.cluster),
+    ]);
     const overrides = await this.checkOverrides(input, EMPTY_CONFIG_SET, stream, cluster);
     const fqn = formatFqn(this.deps.namespace, cluster.name, stream.name);
     const binding = await this.deps.db.prisma.$transaction(async (tx) => {
       // Serializes binding creation per stream, so exactly one first binding becomes the default.
       await tx.$queryRaw`SELECT id FROM stream WHERE id = ${stream.id}::uuid FOR UPDATE`;
-      const siblings = await tx.binding.findMany({ where: { streamId: stream.id }, select: { clusterId: true, phase: true } });
+      const siblings = await tx.binding.findMany({
+        where: { streamId: stream.id },
+        select: { clusterId: true, phase: true },
+      });
       const existing = siblings.find((b) => b.clusterId === cluster.id);
       if (existing) {
         throw existing.phase === "DELETING"
-          ? new RegistryError(ErrorCode.BEING_DELETED, `binding ${fqn} is being deleted; create it again once it is gone`, ["input"])
-          : new RegistryError(ErrorCode.ALREADY_EXISTS, `stream "${stream.name}" is already bound to cluster "${cluster.name}"`, ["input", "cluster"]);
+          ? new RegistryError(
+              ErrorCode.BEING_DELETED,
+              `binding ${fqn} is being deleted; create it again once it is gone`,
+              ["input"],
+            )
+          : new RegistryError(
+              ErrorCode.ALREADY_EXISTS,
+              `stream "${stream.name}" is already bound to cluster "${cluster.name}"`,
+              ["input", "cluster"],
+            );
       }
       const created = await tx.binding.create({
         data: { streamId: stream.id, clusterId: cluster.id, isDefault: siblings.length === 0, ...overrides },
       });
       await enqueueJob(tx, BINDING_JOB, created.id);
-      await recordChange(tx, { entityType: "binding", entityKey: fqn, action: "created", generation: 1, actor });
+      await recordChange(tx, {
+        entityType: "binding",
+        entityKey: fqn,
+        action: "created",
+        generation: 1,
+        actor,
+      });
       return created;
     });
     this.deps.wakeReconciler();
@@ -53,7 +86,13 @@ export class BindingService {
         data: { ...overrides, generation: { increment: 1 }, phase: "PENDING", statusUpdatedAt: new Date() },
       });
       await enqueueJob(tx, BINDING_JOB, row.id);
-      await recordChange(tx, { entityType: "binding", entityKey: fqn, action: "updated", generation: row.generation, actor });
+      await recordChange(tx, {
+        entityType: "binding",
+        entityKey: fqn,
+        action: "updated",
+        generation: row.generation,
+        actor,
+      });
       return row;
     });
     this.deps.wakeReconciler();
@@ -71,7 +110,13 @@ export class BindingService {
         data: { phase: "DELETING", generation: { increment: 1 }, statusUpdatedAt: new Date(), message: null },
       });
       await enqueueJob(tx, BINDING_JOB, row.id);
-      await recordChange(tx, { entityType: "binding", entityKey: fqn, action: "delete-requested", generation: row.generation, actor });
+      await recordChange(tx, {
+        entityType: "binding",
+        entityKey: fqn,
+        action: "delete-requested",
+        generation: row.generation,
+        actor,
+      });
       return row;
     });
     this.deps.wakeReconciler();
@@ -97,16 +142,21 @@ export class BindingService {
 
   private async findStream(name: string): Promise<Stream> {
     const stream = await this.deps.db.prisma.stream.findUnique({ where: { name } });
-    if (!stream) throw new RegistryError(ErrorCode.NOT_FOUND, `stream "${name}" does not exist`, ["input", "stream"]);
+    if (!stream)
+      throw new RegistryError(ErrorCode.NOT_FOUND, `stream "${name}" does not exist`, ["input", "stream"]);
     if (stream.deleting) {
-      throw new RegistryError(ErrorCode.BEING_DELETED, `stream "${name}" is being deleted`, ["input", "stream"]);
+      throw new RegistryError(ErrorCode.BEING_DELETED, `stream "${name}" is being deleted`, [
+        "input",
+        "stream",
+      ]);
     }
     return stream;
   }
 
   private async findCluster(name: string): Promise<Cluster> {
     const cluster = await this.deps.db.prisma.cluster.findUnique({ where: { name } });
-    if (!cluster) throw new RegistryError(ErrorCode.NOT_FOUND, `cluster "${name}" does not exist`, ["input", "cluster"]);
+    if (!cluster)
+      throw new RegistryError(ErrorCode.NOT_FOUND, `cluster "${name}" does not exist`, ["input", "cluster"]);
     return cluster;
   }
 

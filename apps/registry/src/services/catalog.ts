@@ -50,12 +50,22 @@ export class Catalog {
       orderBy: { name: "asc" },
       take: take + 1,
     });
-    return page(rows, take, !!after, (s) => ({ name: s.name }), () => this.deps.db.prisma.stream.count({ where }));
+    return page(
+      rows,
+      take,
+      !!after,
+      (s) => ({ name: s.name }),
+      () => this.deps.db.prisma.stream.count({ where }),
+    );
   }
 
   async clusters(filter: ClusterFilter | null | undefined, args: PageArgs): Promise<Page<Cluster>> {
     const where: Prisma.ClusterWhereInput = {
-      AND: [nameWhere(filter), ...configWhere(filter?.config), filter?.provider ? { provider: filter.provider } : {}],
+      AND: [
+        nameWhere(filter),
+        ...configWhere(filter?.config),
+        filter?.provider ? { provider: filter.provider } : {},
+      ],
     };
     const take = checkPageSize(args.first, ["first"]);
     const after = args.after ? String(decodeCursor(args.after).name) : undefined;
@@ -64,11 +74,20 @@ export class Catalog {
       orderBy: { name: "asc" },
       take: take + 1,
     });
-    return page(rows, take, !!after, (c) => ({ name: c.name }), () => this.deps.db.prisma.cluster.count({ where }));
+    return page(
+      rows,
+      take,
+      !!after,
+      (c) => ({ name: c.name }),
+      () => this.deps.db.prisma.cluster.count({ where }),
+    );
   }
 
   /** Bindings ordered by stream name, then creation: DESCRIBE BINDINGS's order (default first). */
-  async bindings(filter: BindingFilter | null | undefined, args: PageArgs): Promise<Page<Binding & { stream: Stream }>> {
+  async bindings(
+    filter: BindingFilter | null | undefined,
+    args: PageArgs,
+  ): Promise<Page<Binding & { stream: Stream }>> {
     const where: Prisma.BindingWhereInput = {
       ...(filter?.stream ? { stream: { name: filter.stream } } : {}),
       ...(filter?.cluster ? { cluster: { name: filter.cluster } } : {}),
@@ -80,7 +99,11 @@ export class Catalog {
       OR: [
         { stream: { name: { gt: String(cursor.s) } } },
         { stream: { name: String(cursor.s) }, createdAt: { gt: new Date(Number(cursor.t)) } },
-        { stream: { name: String(cursor.s) }, createdAt: new Date(Number(cursor.t)), id: { gt: String(cursor.id) } },
+        {
+          stream: { name: String(cursor.s) },
+          createdAt: new Date(Number(cursor.t)),
+          id: { gt: String(cursor.id) },
+        },
       ],
     };
     const rows = await this.deps.db.prisma.binding.findMany({
@@ -107,7 +130,13 @@ export class Catalog {
       orderBy: { seq: "asc" },
       take: take + 1,
     });
-    return page(rows, take, after !== undefined, (c) => ({ seq: c.seq.toString() }), () => this.deps.db.prisma.change.count());
+    return page(
+      rows,
+      take,
+      after !== undefined,
+      (c) => ({ seq: c.seq.toString() }),
+      () => this.deps.db.prisma.change.count(),
+    );
   }
 }
 

@@ -1,4 +1,11 @@
-import { checkConfigMaps, checkName, ErrorCode, RegistryError, type ConfigMaps, type UserError } from "@stream-registry/core";
+import {
+  checkConfigMaps,
+  checkName,
+  ErrorCode,
+  RegistryError,
+  type ConfigMaps,
+  type UserError,
+} from "@stream-registry/core";
 import { isUniqueViolation, recordChange, type Cluster } from "@stream-registry/store";
 import { registryOnlyProvider } from "../providers/registry-only.ts";
 import type { Actor, ServiceDeps } from "./deps.ts";
@@ -14,7 +21,10 @@ export class ClusterService {
   constructor(private readonly deps: ServiceDeps) {}
 
   /** DECLARE CLUSTER: creates the cluster, or brings an existing one to the given provider and config. */
-  async declare(input: DeclareClusterInput, { actor }: Actor): Promise<{ cluster: Cluster; created: boolean }> {
+  async declare(
+    input: DeclareClusterInput,
+    { actor }: Actor,
+  ): Promise<{ cluster: Cluster; created: boolean }> {
     const errors: UserError[] = [];
     pushIf(errors, checkName(input.name, ["input", "name"], "cluster name"));
     const kind = input.provider ?? registryOnlyProvider.kind;
@@ -36,7 +46,13 @@ export class ClusterService {
         });
         if (!existing) {
           const cluster = await tx.cluster.create({ data: { name: input.name, provider: kind, config } });
-          await recordChange(tx, { entityType: "cluster", entityKey: cluster.name, action: "created", generation: 1, actor });
+          await recordChange(tx, {
+            entityType: "cluster",
+            entityKey: cluster.name,
+            action: "created",
+            generation: 1,
+            actor,
+          });
           return { cluster, created: true };
         }
         if (existing.provider !== kind && existing._count.bindings > 0) {
@@ -84,7 +100,13 @@ export class ClusterService {
         );
       }
       await tx.cluster.delete({ where: { id: cluster.id } });
-      await recordChange(tx, { entityType: "cluster", entityKey: name, action: "deleted", generation: cluster.generation, actor });
+      await recordChange(tx, {
+        entityType: "cluster",
+        entityKey: name,
+        action: "deleted",
+        generation: cluster.generation,
+        actor,
+      });
       const { bindings: _bindings, ...row } = cluster;
       return row;
     });

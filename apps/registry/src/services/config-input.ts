@@ -49,7 +49,11 @@ export function checkConfigInput(
 
 export const EMPTY_CONFIG_SET: ConfigSet = { config: {}, producerConfig: {}, consumerConfig: {} };
 
-export function configSetOf(row: { config: unknown; producerConfig: unknown; consumerConfig: unknown }): ConfigSet {
+export function configSetOf(row: {
+  config: unknown;
+  producerConfig: unknown;
+  consumerConfig: unknown;
+}): ConfigSet {
   return {
     config: row.config as ConfigMaps,
     producerConfig: row.producerConfig as ConfigMaps,

@@ -1,6 +1,20 @@
-import { checkName, configMapsEqual, ErrorCode, formatFqn, mergeConfigMaps, RegistryError, type UserError } from "@stream-registry/core";
+import {
+  checkName,
+  configMapsEqual,
+  ErrorCode,
+  formatFqn,
+  mergeConfigMaps,
+  RegistryError,
+  type UserError,
+} from "@stream-registry/core";
 import { enqueueJob, isUniqueViolation, recordChange, type Stream, type Tx } from "@stream-registry/store";
-import { checkConfigInput, configSetOf, EMPTY_CONFIG_SET, type ConfigInput, type ConfigSet } from "./config-input.ts";
+import {
+  checkConfigInput,
+  configSetOf,
+  EMPTY_CONFIG_SET,
+  type ConfigInput,
+  type ConfigSet,
+} from "./config-input.ts";
 import { pushIf } from "./cluster-service.ts";
 import { BINDING_JOB, type Actor, type ServiceDeps } from "./deps.ts";
 import { throwIfAny } from "./user-errors.ts";
@@ -20,12 +34,21 @@ export class StreamService {
     try {
       return await this.deps.db.prisma.$transaction(async (tx) => {
         const stream = await tx.stream.create({ data: { name: input.name, ...configs } });
-        await recordChange(tx, { entityType: "stream", entityKey: stream.name, action: "created", generation: 1, actor });
+        await recordChange(tx, {
+          entityType: "stream",
+          entityKey: stream.name,
+          action: "created",
+          generation: 1,
+          actor,
+        });
         return stream;
       });
     } catch (error) {
       if (isUniqueViolation(error)) {
-        throw new RegistryError(ErrorCode.ALREADY_EXISTS, `stream "${input.name}" already exists`, ["input", "name"]);
+        throw new RegistryError(ErrorCode.ALREADY_EXISTS, `stream "${input.name}" already exists`, [
+          "input",
+          "name",
+        ]);
       }
       throw error;
     }
@@ -51,11 +74,17 @@ export class StreamService {
       const provider = this.deps.providers.get(binding.cluster.provider);
       if (!provider) continue; // reported by the reconciler on the binding's status
       const effective = mergeConfigMaps(configs.config, configSetOf(binding).config);
-      await this.deps.providers.validateStream(provider, current.name, effective, {
-        namespace: this.deps.namespace,
-        name: binding.cluster.name,
-        config: binding.cluster.config as never,
-      }, ["input", "config"]);
+      await this.deps.providers.validateStream(
+        provider,
+        current.name,
+        effective,
+        {
+          namespace: this.deps.namespace,
+          name: binding.cluster.name,
+          config: binding.cluster.config as never,
+        },
+        ["input", "config"],
+      );
     }
 
     const stream = await this.deps.db.prisma.$transaction(async (tx) => {
@@ -63,7 +92,13 @@ export class StreamService {
         where: { id: current.id, deleting: false },
         data: { ...configs, generation: { increment: 1 } },
       });
-      await recordChange(tx, { entityType: "stream", entityKey: updated.name, action: "updated", generation: updated.generation, actor });
+      await recordChange(tx, {
+        entityType: "stream",
+        entityKey: updated.name,
+        action: "updated",
+        generation: updated.generation,
+        actor,
+      });
       await touchBindings(tx, this.deps.namespace, updated, actor);
       return updated;
     });
@@ -75,14 +110,27 @@ export class StreamService {
    * Deletes a stream without bindings at once. With `cascade`, marks it deleting and asks for
    * every binding to be deleted; the reconciler removes the stream with its last binding.
    */
-  async delete(name: string, cascade: boolean, { actor }: Actor): Promise<{ stream: Stream; deleted: boolean }> {
+  async delete(
+    name: string,
+    cascade: boolean,
+    { actor }: Actor,
+  ): Promise<{ stream: Stream; deleted: boolean }> {
     const result = await this.deps.db.prisma.$transaction(async (tx) => {
-      const stream = await tx.stream.findUnique({ where: { name }, include: { bindings: { include: { cluster: true } } } });
+      const stream = await tx.stream.findUnique({
+        where: { name },
+        include: { bindings: { include: { cluster: true } } },
+      });
       if (!stream) throw notFound(name);
       const { bindings, ...row } = stream;
       if (bindings.length === 0) {
         await tx.stream.delete({ where: { id: stream.id } });
-        await recordChange(tx, { entityType: "stream", entityKey: name, action: "deleted", generation: stream.generation, actor });
+        await recordChange(tx, {
+          entityType: "stream",
+          entityKey: name,
+          action: "deleted",
+          generation: stream.generation,
+          actor,
+        });
         return { stream: row, deleted: true };
       }
       if (!cascade) {
@@ -95,12 +143,23 @@ export class StreamService {
       }
       const marked = await tx.stream.update({ where: { id: stream.id }, data: { deleting: true } });
       if (!stream.deleting) {
-        await recordChange(tx, { entityType: "stream", entityKey: name, action: "delete-requested", generation: stream.generation, actor });
+        await recordChange(tx, {
+          entityType: "stream",
+          entityKey: name,
+          action: "delete-requested",
+          generation: stream.generation,
+          actor,
+        });
       }
       for (const binding of bindings.filter((b) => b.phase !== "DELETING")) {
         const updated = await tx.binding.update({
           where: { id: binding.id },
-          data: { phase: "DELETING", generation: { increment: 1 }, statusUpdatedAt: new Date(), message: null },
+          data: {
+            phase: "DELETING",
+            generation: { increment: 1 },
+            statusUpdatedAt: new Date(),
+            message: null,
+          },
         });
         await enqueueJob(tx, BINDING_JOB, binding.id);
         await recordChange(tx, {
@@ -121,7 +180,10 @@ export class StreamService {
     const stream = await this.deps.db.prisma.stream.findUnique({ where: { name } });
     if (!stream) throw notFound(name);
     if (stream.deleting) {
-      throw new RegistryError(ErrorCode.BEING_DELETED, `stream "${name}" is being deleted`, ["input", "name"]);
+      throw new RegistryError(ErrorCode.BEING_DELETED, `stream "${name}" is being deleted`, [
+        "input",
+        "name",
+      ]);
     }
     return stream;
   }

@@ -1,5 +1,9 @@
 /** Polls `probe` until it returns a value that is not undefined, or fails after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000, what = "condition"): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 15_000,
+  what = "condition",
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -9,7 +13,8 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, timeout
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -14,7 +14,11 @@ export interface TestRegistry extends RunningRegistry {
   /** Runs an operation; fails the test on GraphQL errors. */
   query<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>): Promise<T>;
   /** Runs an operation and returns the raw response (for error assertions). */
-  request<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse<T>>;
+  request<T = Record<string, unknown>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<GraphQLResponse<T>>;
   logs: string[];
 }
 
@@ -53,7 +57,8 @@ export async function startTestRegistry(options: TestRegistryOptions): Promise<T
     request: (query, variables, headers) => postGraphQL(registry.url, query, variables, headers),
     async query<T>(query: string, variables?: Record<string, unknown>) {
       const response = await postGraphQL<T>(registry.url, query, variables);
-      if (response.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(response.errors, null, 2)}`);
+      if (response.errors?.length)
+        throw new Error(`GraphQL errors: ${JSON.stringify(response.errors, null, 2)}`);
       return response.data as T;
     },
   };

@@ -1,4 +1,11 @@
-import { ErrorCode, formatFqn, mergeConfigMaps, parseFqn, RegistryError, type ConfigMaps } from "@stream-registry/core";
+import {
+  ErrorCode,
+  formatFqn,
+  mergeConfigMaps,
+  parseFqn,
+  RegistryError,
+  type ConfigMaps,
+} from "@stream-registry/core";
 import type { Binding, Stream as StreamRow } from "@stream-registry/store";
 import type {
   BindingResolvers,
@@ -16,12 +23,18 @@ export const Namespace: NamespaceResolvers = {
   __resolveReference: (ref, { namespace }) => (ref.path === namespace ? { path: namespace } : null),
   clusters: async (_, { filter, first, after }, { services, loaders }) => {
     const page = await services.catalog.clusters(filter, { first, after });
-    primeClusters(loaders, page.items.map((i) => i.node));
+    primeClusters(
+      loaders,
+      page.items.map((i) => i.node),
+    );
     return toConnection(page);
   },
   streams: async (_, { filter, first, after }, { services, loaders }) => {
     const page = await services.catalog.streams(filter, { first, after });
-    primeStreams(loaders, page.items.map((i) => i.node));
+    primeStreams(
+      loaders,
+      page.items.map((i) => i.node),
+    );
     return toConnection(page);
   },
 };
@@ -51,11 +64,16 @@ export const Stream: StreamResolvers = {
       const target = await context.loaders.clusterByName.load(cluster);
       binding = bindings.find((b) => b.clusterId === target?.id);
       if (!binding) {
-        throw new RegistryError(ErrorCode.NOT_FOUND, `stream "${stream.name}" has no binding on cluster "${cluster}"`, ["cluster"]);
+        throw new RegistryError(
+          ErrorCode.NOT_FOUND,
+          `stream "${stream.name}" has no binding on cluster "${cluster}"`,
+          ["cluster"],
+        );
       }
     } else {
       binding = bindings.find((b) => b.isDefault);
-      if (!binding) throw new RegistryError(ErrorCode.NOT_FOUND, `stream "${stream.name}" has no bindings`, []);
+      if (!binding)
+        throw new RegistryError(ErrorCode.NOT_FOUND, `stream "${stream.name}" has no bindings`, []);
     }
     return effectiveConfig(stream, binding, context);
   },
@@ -65,7 +83,10 @@ export const BindingType: BindingResolvers = {
   __resolveReference: async (ref, { namespace, loaders }) => {
     const fqn = parseFqn(ref.fqn);
     if (fqn.namespace !== namespace) return null;
-    const [stream, cluster] = await Promise.all([loaders.streamByName.load(fqn.stream), loaders.clusterByName.load(fqn.cluster)]);
+    const [stream, cluster] = await Promise.all([
+      loaders.streamByName.load(fqn.stream),
+      loaders.clusterByName.load(fqn.cluster),
+    ]);
     if (!stream || !cluster) return null;
     return (await loaders.bindingsByStreamId.load(stream.id)).find((b) => b.clusterId === cluster.id) ?? null;
   },
@@ -78,7 +99,8 @@ export const BindingType: BindingResolvers = {
   config: (binding) => binding.config as ConfigMaps,
   producerConfig: (binding) => binding.producerConfig as ConfigMaps,
   consumerConfig: (binding) => binding.consumerConfig as ConfigMaps,
-  effectiveConfig: async (binding, _, context) => effectiveConfig(await streamOf(binding, context), binding, context),
+  effectiveConfig: async (binding, _, context) =>
+    effectiveConfig(await streamOf(binding, context), binding, context),
   status: (binding) => binding,
 };
 
@@ -86,15 +108,25 @@ export const ResourceStatus: ResourceStatusResolvers = {
   updatedAt: (binding) => binding.statusUpdatedAt,
 };
 
-async function effectiveConfig(stream: StreamRow, binding: Binding, context: GraphQLContext): Promise<EffectiveConfigModel> {
+async function effectiveConfig(
+  stream: StreamRow,
+  binding: Binding,
+  context: GraphQLContext,
+): Promise<EffectiveConfigModel> {
   const cluster = await clusterOf(binding, context);
   return {
     stream: stream.name,
     cluster: cluster.name,
     isDefault: binding.isDefault,
     config: mergeConfigMaps(stream.config as ConfigMaps, binding.config as ConfigMaps),
-    producerConfig: mergeConfigMaps(stream.producerConfig as ConfigMaps, binding.producerConfig as ConfigMaps),
-    consumerConfig: mergeConfigMaps(stream.consumerConfig as ConfigMaps, binding.consumerConfig as ConfigMaps),
+    producerConfig: mergeConfigMaps(
+      stream.producerConfig as ConfigMaps,
+      binding.producerConfig as ConfigMaps,
+    ),
+    consumerConfig: mergeConfigMaps(
+      stream.consumerConfig as ConfigMaps,
+      binding.consumerConfig as ConfigMaps,
+    ),
   };
 }
 

@@ -2,7 +2,8 @@ import type { MutationResolvers } from "../../generated/resolvers-types.ts";
 import { payload } from "../payload.ts";
 
 export const Mutation: MutationResolvers = {
-  declareCluster: (_, { input }, { services, actor }) => payload(() => services.clusters.declare(input, { actor })),
+  declareCluster: (_, { input }, { services, actor }) =>
+    payload(() => services.clusters.declare(input, { actor })),
   deleteCluster: (_, { input }, { services, actor }) =>
     payload(async () => ({ cluster: await services.clusters.delete(input.name, { actor }) })),
   createStream: (_, { input }, { services, actor }) =>
