@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { ApolloServer } from "@apollo/server";
-import { migrate, openDatabase, type Database } from "@stream-registry/store";
+import { migrate, openDatabase, pendingMigrations, type Database } from "@stream-registry/store";
 import type { RegistryConfig } from "./config.ts";
 import type { GraphQLContext } from "./graphql/context.ts";
 import { createErrorFormatter, errorLoggingPlugin } from "./graphql/errors.ts";
@@ -34,9 +34,17 @@ export async function startRegistry(
     const { applied } = await migrate(db);
     logger.info({ database: db.kind, location: db.location, applied }, "database ready");
     const providers = new ProviderRegistry(await loadProviders(config.providerModules));
-    const baseDeps = { db, providers, namespace: config.namespace };
-    const reconciler = new Reconciler(baseDeps, config.reconciler, logger);
-    const services = createServices({ ...baseDeps, wakeReconciler: () => reconciler.wake() });
+    const reconciler = new Reconciler(
+      { db, providers, namespace: config.namespace },
+      config.reconciler,
+      logger,
+    );
+    const services = createServices({
+      db,
+      providers,
+      namespace: config.namespace,
+      wakeReconciler: () => reconciler.wake(),
+    });
 
     const apollo = new ApolloServer<GraphQLContext>({
       schema: buildSchema(),
@@ -67,12 +75,16 @@ export async function startRegistry(
           () => "ok",
           (e: Error) => e.message,
         );
+        const pending = database === "ok" ? await pendingMigrations(db).catch(() => []) : [];
         const checks = {
           database,
-          migrations: "applied",
+          migrations: pending.length === 0 ? "applied" : `pending: ${pending.join(", ")}`,
           reconciler: config.reconciler.enabled ? (reconciler.isRunning ? "running" : "stopped") : "disabled",
         };
-        return { ready: database === "ok" && checks.reconciler !== "stopped", checks };
+        return {
+          ready: database === "ok" && pending.length === 0 && checks.reconciler !== "stopped",
+          checks,
+        };
       },
     });
     await new Promise<void>((resolve, reject) => {

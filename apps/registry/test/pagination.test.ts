@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { databaseKinds } from "@stream-registry/testkit";
 import { useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
 import { CREATE_BINDING, CREATE_STREAM, DECLARE_CLUSTER } from "./support/operations.ts";
@@ -48,10 +48,10 @@ async function countQueries(r: TestRegistry, work: () => Promise<unknown>): Prom
 
 describe.each(databaseKinds)("pagination and filters on %s", (kind) => {
   const registry = useTestRegistry(kind, { RECONCILER_ENABLED: "false" });
+  beforeAll(() => seed(registry(), 120));
 
   it("pages through every stream once, in name order, with stable cursors", async () => {
     const r = registry();
-    await seed(r, 120);
     const seen: string[] = [];
     let after: string | null = null;
     for (let pages = 0; ; pages++) {

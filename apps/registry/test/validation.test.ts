@@ -157,13 +157,16 @@ describe.each(databaseKinds)("bad input on %s", (kind) => {
         message: expect.stringContaining("exceeds the cluster's maximum 3"),
       }),
     ]);
-    expect(
-      await expectRefused(r, DECLARE_CLUSTER, {
-        name: "down",
-        provider: "test",
-        config: { "test.provider": { unreachable: true } },
-      }),
-    ).toEqual([expect.objectContaining({ code: "PROVIDER_UNAVAILABLE", field: ["input", "config"] })]);
+    // An unreachable cluster is an outage, not bad input: a GraphQL error, and nothing changes.
+    const before = await changeCount(r);
+    const down = await r.request(DECLARE_CLUSTER, {
+      input: { name: "down", provider: "test", config: { "test.provider": { unreachable: true } } },
+    });
+    expect(down.errors?.[0]).toMatchObject({
+      extensions: { code: "PROVIDER_UNAVAILABLE" },
+      message: expect.stringContaining("cannot reach the cluster"),
+    });
+    expect(await changeCount(r)).toBe(before);
   });
 
   it("lets exactly one of several concurrent creates of a stream win", async () => {
@@ -194,9 +197,28 @@ describe.each(databaseKinds)("bad input on %s", (kind) => {
     expect(stream.bindings.map((b) => b.isDefault)).toEqual([true, false, false, false]);
   });
 
-  it("answers a malformed cursor and an oversized page with INVALID_INPUT errors", async () => {
+  it("answers a malformed or foreign cursor, an oversized page and a secret filter with INVALID_INPUT", async () => {
     const cursor = await registry().request(`{ streams(after: "garbage!") { totalCount } }`);
     expect(cursor.errors?.[0]?.extensions?.code).toBe("INVALID_INPUT");
+    const { changes } = await registry().query<{ changes: { pageInfo: { endCursor: string } } }>(
+      `{ changes(first: 1) { pageInfo { endCursor } } }`,
+    );
+    for (const list of ["streams", "clusters", "bindings"]) {
+      const foreign = await registry().request(
+        `query($after: String) { ${list}(after: $after) { totalCount } }`,
+        {
+          after: changes.pageInfo.endCursor,
+        },
+      );
+      expect(foreign.errors?.[0]).toMatchObject({ extensions: { code: "INVALID_INPUT", field: ["after"] } });
+    }
+    const secret = await registry().request(
+      `{ clusters(filter: { config: [{ map: "apache.kafka", key: "sasl.jaas.config", value: "guess" }] }) { totalCount } }`,
+    );
+    expect(secret.errors?.[0]).toMatchObject({
+      extensions: { code: "INVALID_INPUT" },
+      message: expect.stringContaining("secret"),
+    });
     const page = await registry().request(`{ streams(first: 100000) { totalCount } }`);
     expect(page.errors?.[0]).toMatchObject({
       extensions: { code: "INVALID_INPUT" },

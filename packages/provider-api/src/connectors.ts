@@ -1,12 +1,12 @@
-import type { ConfigMaps } from "@stream-registry/core";
+import type { ConfigMaps, Phase } from "@stream-registry/core";
 import type { ClusterTarget, OperationContext } from "./infrastructure.ts";
 
-/** The seed's StreamSource / StreamSink DTO. `status` is a Phase name. */
+/** The seed's StreamSource / StreamSink DTO. */
 export interface Connector {
   name: string;
   cluster: string;
   type: string;
-  status: string;
+  status: Phase;
   configMaps: ConfigMaps;
 }
 

@@ -1,10 +1,11 @@
+import type { Phase } from "@stream-registry/core";
 import type { ClusterTarget, OperationContext } from "./infrastructure.ts";
 
 /** The seed's StreamReplication DTO: `topic` is the replica's binding name, e.g. "cluster001/widgets_v0". */
 export interface StreamReplication {
   cluster: string;
   topic: string;
-  status: string;
+  status: Phase;
 }
 
 export interface ReplicationRequest {

@@ -7,4 +7,3 @@ export * from "./migration-errors.ts";
 export * from "./transaction.ts";
 export { Prisma, PrismaClient } from "./generated/prisma/client.ts";
 export type { Binding, Change, Cluster, Job, Stream } from "./generated/prisma/client.ts";
-export { Phase as DbPhase } from "./generated/prisma/enums.ts";

@@ -96,11 +96,3 @@ export async function releaseJob(prisma: PrismaClient, job: LeasedJob, worker: s
 export async function releaseAllLeases(prisma: PrismaClient, worker: string): Promise<number> {
   return prisma.$executeRaw`UPDATE job SET leased_by = NULL, leased_until = NULL WHERE leased_by = ${worker}`;
 }
-
-/** Milliseconds until the next job is due (0 if one is due now), or undefined when there is none. */
-export async function nextDueInMs(prisma: PrismaClient): Promise<number | undefined> {
-  const [row] = await prisma.$queryRaw<{ ms: number | null }[]>`
-    SELECT GREATEST(0, EXTRACT(EPOCH FROM (min(GREATEST(run_at, COALESCE(leased_until, run_at))) - now())) * 1000)::float8 AS ms
-    FROM job`;
-  return row?.ms ?? undefined;
-}

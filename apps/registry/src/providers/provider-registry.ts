@@ -36,32 +36,15 @@ export class ProviderRegistry {
   }
 
   /**
-   * Checks the config maps that loaded providers own (e.g. "apache.kafka") wherever they appear,
-   * and the maps `required` requires in this scope. Maps no provider owns are company metadata
-   * and pass as they are.
+   * Checks the config maps that loaded providers own (e.g. "apache.kafka") wherever they appear.
+   * Maps no provider owns are company metadata and pass as they are.
    */
-  checkOwnedMaps(
-    maps: ConfigMaps,
-    scope: ConfigScope,
-    field: string[],
-    required?: StreamProvider,
-  ): UserError[] {
+  checkOwnedMaps(maps: ConfigMaps, scope: ConfigScope, field: string[]): UserError[] {
     const errors: UserError[] = [];
     for (const provider of this.providers.values()) {
       for (const definition of provider.configMaps) {
         const map = maps[definition.name];
-        if (map === undefined) {
-          if (provider === required && definition.requiredIn?.includes(scope)) {
-            errors.push(
-              userError(
-                ErrorCode.INVALID_INPUT,
-                [...field, definition.name],
-                `config map "${definition.name}" is required by provider "${provider.kind}" (${definition.description})`,
-              ),
-            );
-          }
-          continue;
-        }
+        if (map === undefined) continue;
         for (const issue of definition.validate?.(map, scope) ?? []) {
           errors.push(
             userError(ErrorCode.INVALID_INPUT, [...field, definition.name, ...issue.field], issue.message),
@@ -70,6 +53,24 @@ export class ProviderRegistry {
       }
     }
     return errors;
+  }
+
+  /** The maps `provider` requires in `scope` that `maps` lacks. */
+  checkRequiredMaps(
+    provider: StreamProvider,
+    maps: ConfigMaps,
+    scope: ConfigScope,
+    field: string[],
+  ): UserError[] {
+    return provider.configMaps
+      .filter((definition) => definition.requiredIn?.includes(scope) && maps[definition.name] === undefined)
+      .map((definition) =>
+        userError(
+          ErrorCode.INVALID_INPUT,
+          [...field, definition.name],
+          `config map "${definition.name}" is required by provider "${provider.kind}" (${definition.description})`,
+        ),
+      );
   }
 
   async validateCluster(provider: StreamProvider, name: string, config: ConfigMaps, field: string[]) {
@@ -94,24 +95,44 @@ export class ProviderRegistry {
     await Promise.allSettled([...this.providers.values()].map(async (p) => p.close?.()));
   }
 
-  /** Maps a provider's refusal to user errors on `field`; other exceptions stay faults. */
+  /**
+   * A provider's refusal becomes user errors on `field`; an outage, a timeout or any other
+   * exception is a fault (PROVIDER_UNAVAILABLE).
+   */
   private async callValidation(
     provider: StreamProvider,
     field: string[],
     call: (signal: AbortSignal) => Promise<void>,
   ): Promise<void> {
+    const prefix = `provider "${provider.kind}"`;
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new Error(`did not answer within ${VALIDATION_TIMEOUT_MS / 1000}s`));
+      }, VALIDATION_TIMEOUT_MS);
+    });
     try {
-      await call(AbortSignal.timeout(VALIDATION_TIMEOUT_MS));
+      await Promise.race([call(controller.signal), timeout]);
     } catch (error) {
-      if (!(error instanceof ProviderError)) throw error;
-      const code = error.retriable ? ErrorCode.PROVIDER_UNAVAILABLE : ErrorCode.PROVIDER_REJECTED;
-      const prefix = `provider "${provider.kind}"`;
-      if (error.issues.length === 0) throw new RegistryError(code, `${prefix}: ${error.message}`, field);
+      const message = error instanceof Error ? error.message : String(error);
+      if (!(error instanceof ProviderError) || error.retriable) {
+        throw new RegistryError(
+          ErrorCode.PROVIDER_UNAVAILABLE,
+          `${prefix} is unavailable: ${message}`,
+          field,
+        );
+      }
+      if (error.issues.length === 0)
+        throw new RegistryError(ErrorCode.PROVIDER_REJECTED, `${prefix}: ${message}`, field);
       throw new UserErrors(
         error.issues.map((issue) =>
-          userError(code, [...field, ...issue.field], `${prefix}: ${issue.message}`),
+          userError(ErrorCode.PROVIDER_REJECTED, [...field, ...issue.field], `${prefix}: ${issue.message}`),
         ),
       );
+    } finally {
+      clearTimeout(timer);
     }
   }
 }

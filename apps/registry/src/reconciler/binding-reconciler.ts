@@ -1,15 +1,24 @@
-import { formatFqn, mergeConfigMaps, type ConfigMaps } from "@stream-registry/core";
-import type { BindingObservation, ClusterTarget } from "@stream-registry/provider-api";
-import { recordChange, type Tx } from "@stream-registry/store";
-import { configSetOf } from "../services/config-input.ts";
+import { formatFqn, nextPhase, Phase } from "@stream-registry/core";
+import type { BindingObservation } from "@stream-registry/provider-api";
+import { recordChange, writeTransaction, type Tx } from "@stream-registry/store";
+import { clusterTarget } from "../providers/cluster-target.ts";
+import { configSetOf, effectiveConfigSet } from "../services/config-input.ts";
 import type { ServiceDeps } from "../services/deps.ts";
+
+type ReconcileDeps = Pick<ServiceDeps, "db" | "providers" | "namespace">;
 
 /** What one reconcile attempt of a binding came to. */
 export type BindingOutcome =
   | { kind: "gone" }
   | { kind: "deleted" }
-  | { kind: "realized"; generation: number; observation: BindingObservation | undefined }
+  | { kind: "realized"; observation: BindingObservation | undefined }
   | { kind: "provider-missing"; provider: string };
+
+/** The desired state an attempt worked from: a failure is recorded against it, not a newer one. */
+export interface Attempt {
+  bindingId: string;
+  generation?: number;
+}
 
 /**
  * Brings one binding to its desired state through its cluster's provider. Level-triggered: it reads
@@ -17,29 +26,27 @@ export type BindingOutcome =
  * propagate to the reconciler, which decides between retry and FAILED.
  */
 export async function reconcileBinding(
-  deps: ServiceDeps,
-  bindingId: string,
+  deps: ReconcileDeps,
+  attempt: Attempt,
   signal: AbortSignal,
 ): Promise<BindingOutcome> {
   const { prisma } = deps.db;
   const binding = await prisma.binding.findUnique({
-    where: { id: bindingId },
+    where: { id: attempt.bindingId },
     include: { stream: true, cluster: true },
   });
   if (!binding) return { kind: "gone" };
+  attempt.generation = binding.generation;
   const provider = deps.providers.get(binding.cluster.provider);
   if (!provider) return { kind: "provider-missing", provider: binding.cluster.provider };
-  const cluster: ClusterTarget = {
-    namespace: deps.namespace,
-    name: binding.cluster.name,
-    config: binding.cluster.config as ConfigMaps,
-  };
+  const cluster = clusterTarget(deps.namespace, binding.cluster);
   const fqn = formatFqn(deps.namespace, binding.cluster.name, binding.stream.name);
 
-  if (binding.phase === "DELETING") {
+  if (binding.phase === Phase.DELETING) {
     await provider.infrastructure.deleteStreamBinding(binding.stream.name, cluster, { signal });
-    await prisma.$transaction(async (tx) => {
-      await tx.binding.delete({ where: { id: binding.id } });
+    await writeTransaction(prisma, async (tx) => {
+      const removed = await tx.binding.deleteMany({ where: { id: binding.id, phase: Phase.DELETING } });
+      if (removed.count === 0) return;
       await recordChange(tx, {
         entityType: "binding",
         entityKey: fqn,
@@ -53,44 +60,44 @@ export async function reconcileBinding(
     return { kind: "deleted" };
   }
 
-  const stream = configSetOf(binding.stream);
-  const overrides = configSetOf(binding);
+  const effective = effectiveConfigSet(configSetOf(binding.stream), configSetOf(binding));
   const request = {
     streamName: binding.stream.name,
     cluster,
-    configMaps: mergeConfigMaps(stream.config, overrides.config),
-    producerConfig: mergeConfigMaps(stream.producerConfig, overrides.producerConfig),
-    consumerConfig: mergeConfigMaps(stream.consumerConfig, overrides.consumerConfig),
+    configMaps: effective.config,
+    producerConfig: effective.producerConfig,
+    consumerConfig: effective.consumerConfig,
   };
-  const realize =
-    binding.observedGeneration === null
-      ? provider.infrastructure.createStreamBinding
-      : provider.infrastructure.updateStreamBinding;
-  const observation = (await realize.call(provider.infrastructure, request, { signal })) ?? undefined;
+  const infrastructure = provider.infrastructure;
+  const observation =
+    (binding.observedGeneration === null
+      ? await infrastructure.createStreamBinding(request, { signal })
+      : await infrastructure.updateStreamBinding(request, { signal })) ?? undefined;
   // Only the generation that was realized may turn ONLINE: a newer desired state, or a delete
   // that arrived meanwhile, has its own job and must not be overwritten.
-  await prisma.$transaction(async (tx) => {
+  await writeTransaction(prisma, async (tx) => {
+    const phase = nextPhase(binding.phase as Phase, "realized");
     const updated = await tx.binding.updateMany({
-      where: { id: binding.id, generation: binding.generation, phase: { not: "DELETING" } },
+      where: { id: binding.id, generation: binding.generation, phase: { not: Phase.DELETING } },
       data: {
-        phase: "ONLINE",
+        phase,
         observedGeneration: binding.generation,
         message: observation?.message ?? null,
         statusUpdatedAt: new Date(),
       },
     });
-    if (updated.count > 0 && binding.phase !== "ONLINE") {
+    if (updated.count > 0 && binding.phase !== phase) {
       await recordChange(tx, {
         entityType: "binding",
         entityKey: fqn,
         action: "status",
         generation: binding.generation,
         actor: "reconciler",
-        data: { phase: "ONLINE" },
+        data: { phase },
       });
     }
   });
-  return { kind: "realized", generation: binding.generation, observation };
+  return { kind: "realized", observation };
 }
 
 /** When the default binding goes, the oldest remaining one becomes the default. */
@@ -119,26 +126,31 @@ async function removeStreamIfDone(tx: Tx, streamId: string): Promise<void> {
   });
 }
 
-/** Records a failed attempt on the binding's status: PENDING while retrying, FAILED when permanent. */
+/**
+ * Records a failed attempt on the binding's status, unless its desired state changed since the
+ * attempt read it (that newer state has its own job). A permanent failure makes it FAILED; a
+ * transient one leaves the phase and says what happened. Returns the phase now recorded.
+ */
 export async function recordBindingFailure(
-  deps: ServiceDeps,
-  bindingId: string,
+  deps: ReconcileDeps,
+  attempt: Attempt,
   message: string,
   permanent: boolean,
-): Promise<void> {
-  await deps.db.prisma.$transaction(async (tx) => {
+): Promise<Phase | undefined> {
+  return writeTransaction(deps.db.prisma, async (tx) => {
     const binding = await tx.binding.findUnique({
-      where: { id: bindingId },
+      where: { id: attempt.bindingId },
       include: { stream: true, cluster: true },
     });
-    if (!binding) return;
-    // A failing delete stays DELETING: deletion is retried until the provider succeeds.
-    const phase = binding.phase === "DELETING" ? "DELETING" : permanent ? "FAILED" : "PENDING";
+    if (!binding || (attempt.generation !== undefined && binding.generation !== attempt.generation))
+      return binding?.phase as Phase | undefined;
+    const current = binding.phase as Phase;
+    const phase = permanent ? nextPhase(current, "failed") : current;
     await tx.binding.update({
-      where: { id: bindingId },
+      where: { id: binding.id },
       data: { phase, message, statusUpdatedAt: new Date() },
     });
-    if (phase !== binding.phase) {
+    if (phase !== current) {
       await recordChange(tx, {
         entityType: "binding",
         entityKey: formatFqn(deps.namespace, binding.cluster.name, binding.stream.name),
@@ -148,5 +160,6 @@ export async function recordBindingFailure(
         data: { phase, message },
       });
     }
+    return phase;
   });
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { retryDelayMs } from "@stream-registry/core";
+import { Phase, retryDelayMs } from "@stream-registry/core";
 import { ProviderError } from "@stream-registry/provider-api";
 import {
   completeJob,
@@ -13,9 +13,15 @@ import {
 } from "@stream-registry/store";
 import type { ReconcilerConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
-import type { ServiceDeps } from "../services/deps.ts";
-import { BINDING_JOB } from "../services/deps.ts";
-import { reconcileBinding, recordBindingFailure, type BindingOutcome } from "./binding-reconciler.ts";
+import { BINDING_JOB, type ServiceDeps } from "../services/deps.ts";
+import {
+  reconcileBinding,
+  recordBindingFailure,
+  type Attempt,
+  type BindingOutcome,
+} from "./binding-reconciler.ts";
+
+type ReconcilerDeps = Pick<ServiceDeps, "db" | "providers" | "namespace">;
 
 /**
  * Works off the durable job queue: leases due jobs, calls providers through the reconcile
@@ -29,10 +35,11 @@ export class Reconciler {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly abort = new AbortController();
   private wakeUp: (() => void) | undefined;
+  private wakePending = false;
   private lastLeaseError: string | undefined;
 
   constructor(
-    private readonly deps: Omit<ServiceDeps, "wakeReconciler">,
+    private readonly deps: ReconcilerDeps,
     private readonly config: ReconcilerConfig,
     private readonly logger: Logger,
   ) {}
@@ -49,6 +56,7 @@ export class Reconciler {
 
   /** Looks for due jobs now instead of at the next poll. */
   wake(): void {
+    this.wakePending = true;
     this.wakeUp?.();
   }
 
@@ -73,6 +81,7 @@ export class Reconciler {
 
   private async loop(): Promise<void> {
     while (this.running) {
+      this.wakePending = false;
       const free = this.config.concurrency - this.inFlight.size;
       if (free > 0) {
         try {
@@ -86,6 +95,8 @@ export class Reconciler {
           this.lastLeaseError = message;
         }
       }
+      // A wake-up that came while leasing must not wait for the next poll.
+      if (this.wakePending) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.config.pollMs);
         this.wakeUp = () => {
@@ -114,66 +125,79 @@ export class Reconciler {
     );
     const log = { job: String(job.id), kind: job.kind, target: job.targetId, attempt: job.attempts };
     this.logger.debug(log, "reconcile started");
+    const attempt: Attempt = { bindingId: job.targetId };
+    let outcome: BindingOutcome;
     try {
-      const outcome = await this.run(job);
-      if (outcome.kind === "provider-missing") {
-        throw new Error(
-          `provider "${outcome.provider}" is not loaded in this registry (see REGISTRY_PROVIDERS)`,
-        );
-      }
-      await completeJob(prisma, job, this.worker);
-      this.logger.info({ ...log, outcome: outcome.kind, durationMs: elapsed(started) }, "reconcile");
+      outcome = await this.run(job, attempt);
     } catch (error) {
-      if (this.abort.signal.aborted) {
-        // Cut short by shutdown: not the provider's failure. Another process (or the next start) takes over.
-        await releaseJob(prisma, job, this.worker).catch(() => {});
-        this.logger.info({ ...log, outcome: "released", durationMs: elapsed(started) }, "reconcile");
-        return;
-      }
-      await this.recordFailure(job, error, log, started).catch((recordError: unknown) =>
-        // The lease expires and the job is tried again; nothing is lost.
-        this.logger.error({ ...log, err: recordError }, "reconcile failure could not be recorded"),
-      );
+      await this.settleFailure(job, attempt, error, log, started);
+      return;
     } finally {
       clearInterval(heartbeat);
     }
-  }
-
-  private run(job: LeasedJob): Promise<BindingOutcome> {
-    if (job.kind !== BINDING_JOB) throw new Error(`unknown job kind "${job.kind}"`);
-    return reconcileBinding(
-      { ...this.deps, wakeReconciler: () => this.wake() },
-      job.targetId,
-      this.abort.signal,
+    // If this write is lost, the lease expires and the (idempotent) reconcile runs again.
+    await completeJob(prisma, job, this.worker).catch((error: unknown) =>
+      this.logger.error({ ...log, err: error }, "reconcile done but its job could not be completed"),
     );
+    this.logger.info({ ...log, outcome: outcome.kind, durationMs: elapsed(started) }, "reconcile");
   }
 
-  private async recordFailure(job: LeasedJob, error: unknown, log: object, started: number): Promise<void> {
+  private async run(job: LeasedJob, attempt: Attempt): Promise<BindingOutcome> {
+    if (job.kind !== BINDING_JOB) throw new Error(`unknown job kind "${job.kind}"`);
+    const outcome = await reconcileBinding(this.deps, attempt, this.abort.signal);
+    if (outcome.kind === "provider-missing") {
+      throw new Error(
+        `provider "${outcome.provider}" is not loaded in this registry (see REGISTRY_PROVIDERS)`,
+      );
+    }
+    return outcome;
+  }
+
+  private async settleFailure(
+    job: LeasedJob,
+    attempt: Attempt,
+    error: unknown,
+    log: object,
+    started: number,
+  ) {
     const { prisma } = this.deps.db;
-    const deps = { ...this.deps, wakeReconciler: () => this.wake() };
-    const message = error instanceof Error ? error.message : String(error);
-    // Only a provider can say a failure is permanent; anything else (an outage, a bug) is retried.
-    const permanent = error instanceof ProviderError && !error.retriable;
-    if (permanent) {
-      await recordBindingFailure(deps, job.targetId, message, true);
-      await completeJob(prisma, job, this.worker);
+    try {
+      if (this.abort.signal.aborted) {
+        // Cut short by shutdown: not the provider's failure. Another process (or the next start) takes over.
+        await releaseJob(prisma, job, this.worker);
+        this.logger.info({ ...log, outcome: "released", durationMs: elapsed(started) }, "reconcile");
+        return;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      // Only a provider can say a failure is permanent; anything else (an outage, a bug) is retried.
+      const permanent = error instanceof ProviderError && !error.retriable;
+      if (permanent) {
+        const phase = await recordBindingFailure(this.deps, attempt, message, true);
+        // A deletion is never abandoned: it stays DELETING and keeps being retried.
+        if (phase !== Phase.DELETING) {
+          await completeJob(prisma, job, this.worker);
+          this.logger.warn(
+            { ...log, outcome: "failed", error: message, durationMs: elapsed(started) },
+            "reconcile",
+          );
+          return;
+        }
+      }
+      const delayMs = retryDelayMs(job.attempts, {
+        baseMs: this.config.retryBaseMs,
+        maxMs: this.config.retryMaxMs,
+      });
+      const status = `attempt ${job.attempts} failed: ${message}; retrying in ${(delayMs / 1000).toFixed(1)}s`;
+      await recordBindingFailure(this.deps, attempt, status, false);
+      await retryJob(prisma, job, this.worker, delayMs, message);
       this.logger.warn(
-        { ...log, outcome: "failed", error: message, durationMs: elapsed(started) },
+        { ...log, outcome: "retry", error: message, delayMs, durationMs: elapsed(started) },
         "reconcile",
       );
-      return;
+    } catch (recordError) {
+      // The lease expires and the job is tried again; nothing is lost.
+      this.logger.error({ ...log, err: recordError }, "reconcile failure could not be recorded");
     }
-    const delayMs = retryDelayMs(job.attempts, {
-      baseMs: this.config.retryBaseMs,
-      maxMs: this.config.retryMaxMs,
-    });
-    const status = `attempt ${job.attempts} failed: ${message}; retrying in ${(delayMs / 1000).toFixed(1)}s`;
-    await recordBindingFailure(deps, job.targetId, status, false);
-    await retryJob(prisma, job, this.worker, delayMs, message);
-    this.logger.warn(
-      { ...log, outcome: "retry", error: message, delayMs, durationMs: elapsed(started) },
-      "reconcile",
-    );
   }
 }
 

@@ -1,20 +1,24 @@
+import { ErrorCode, formatFqn, RegistryError, type UserError } from "@stream-registry/core";
 import {
-  ErrorCode,
-  formatFqn,
-  mergeConfigMaps,
-  RegistryError,
-  type ConfigMaps,
-  type UserError,
-} from "@stream-registry/core";
-import { enqueueJob, recordChange, type Binding, type Cluster, type Stream } from "@stream-registry/store";
+  enqueueJob,
+  recordChange,
+  writeTransaction,
+  type Binding,
+  type Cluster,
+  type Stream,
+} from "@stream-registry/store";
+import { clusterTarget } from "../providers/cluster-target.ts";
+import { changeBinding } from "./binding-writes.ts";
 import {
   checkConfigInput,
   configSetOf,
+  effectiveConfigSet,
   EMPTY_CONFIG_SET,
   type ConfigInput,
   type ConfigSet,
 } from "./config-input.ts";
 import { BINDING_JOB, type Actor, type ServiceDeps } from "./deps.ts";
+import { retryOnStale, StaleRead } from "./optimistic.ts";
 import { throwIfAny } from "./user-errors.ts";
 
 export interface BindingInput extends ConfigInput {
@@ -31,110 +35,143 @@ export interface BindingKey {
 export class BindingService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  async create(input: BindingInput, { actor }: Actor): Promise<Binding> {
-    const [stream, cluster] = await Promise.all([
-      this.findStream(input.stream),
-      this.findCluster(input.cluster),
-    ]);
-    const overrides = await this.checkOverrides(input, EMPTY_CONFIG_SET, stream, cluster);
-    const fqn = formatFqn(this.deps.namespace, cluster.name, stream.name);
-    const binding = await this.deps.db.prisma.$transaction(async (tx) => {
-      // Serializes binding creation per stream, so exactly one first binding becomes the default.
-      await tx.$queryRaw`SELECT id FROM stream WHERE id = ${stream.id}::uuid FOR UPDATE`;
-      const siblings = await tx.binding.findMany({
-        where: { streamId: stream.id },
-        select: { clusterId: true, phase: true },
+  create(input: BindingInput, { actor }: Actor): Promise<Binding> {
+    return retryOnStale(async () => {
+      const [stream, cluster] = await Promise.all([
+        this.findStream(input.stream),
+        this.findCluster(input.cluster),
+      ]);
+      const overrides = await this.checkOverrides(input, EMPTY_CONFIG_SET, stream, cluster);
+      const fqn = this.fqn(cluster.name, stream.name);
+      const binding = await writeTransaction(this.deps.db.prisma, async (tx) => {
+        // What was validated must still hold: same stream and cluster, not being deleted.
+        const [liveStream, liveCluster] = await Promise.all([
+          tx.stream.findUnique({ where: { id: stream.id } }),
+          tx.cluster.findUnique({ where: { id: cluster.id } }),
+        ]);
+        if (
+          liveStream?.generation !== stream.generation ||
+          liveStream.deleting ||
+          liveCluster?.generation !== cluster.generation
+        ) {
+          throw new StaleRead();
+        }
+        const siblings = await tx.binding.findMany({
+          where: { streamId: stream.id },
+          select: { clusterId: true, phase: true },
+        });
+        const existing = siblings.find((b) => b.clusterId === cluster.id);
+        if (existing?.phase === "DELETING") {
+          throw new RegistryError(
+            ErrorCode.BEING_DELETED,
+            `binding ${fqn} is being deleted; create it again once it is gone`,
+            ["input", "cluster"],
+          );
+        }
+        if (existing) {
+          throw new RegistryError(
+            ErrorCode.ALREADY_EXISTS,
+            `stream "${stream.name}" is already bound to cluster "${cluster.name}"`,
+            ["input", "cluster"],
+          );
+        }
+        const created = await tx.binding.create({
+          data: {
+            streamId: stream.id,
+            clusterId: cluster.id,
+            isDefault: siblings.length === 0,
+            ...overrides,
+          },
+        });
+        await enqueueJob(tx, BINDING_JOB, created.id);
+        await recordChange(tx, {
+          entityType: "binding",
+          entityKey: fqn,
+          action: "created",
+          generation: 1,
+          actor,
+        });
+        return created;
       });
-      const existing = siblings.find((b) => b.clusterId === cluster.id);
-      if (existing) {
-        throw existing.phase === "DELETING"
-          ? new RegistryError(
-              ErrorCode.BEING_DELETED,
-              `binding ${fqn} is being deleted; create it again once it is gone`,
-              ["input"],
-            )
-          : new RegistryError(
-              ErrorCode.ALREADY_EXISTS,
-              `stream "${stream.name}" is already bound to cluster "${cluster.name}"`,
-              ["input", "cluster"],
-            );
-      }
-      const created = await tx.binding.create({
-        data: { streamId: stream.id, clusterId: cluster.id, isDefault: siblings.length === 0, ...overrides },
-      });
-      await enqueueJob(tx, BINDING_JOB, created.id);
-      await recordChange(tx, {
-        entityType: "binding",
-        entityKey: fqn,
-        action: "created",
-        generation: 1,
-        actor,
-      });
-      return created;
+      this.deps.wakeReconciler();
+      return binding;
     });
-    this.deps.wakeReconciler();
-    return binding;
   }
 
-  async update(input: BindingInput, { actor }: Actor): Promise<Binding> {
-    const { binding, stream, cluster } = await this.findBinding(input);
-    const overrides = await this.checkOverrides(input, configSetOf(binding), stream, cluster);
-    const fqn = formatFqn(this.deps.namespace, cluster.name, stream.name);
-    const updated = await this.deps.db.prisma.$transaction(async (tx) => {
-      const row = await tx.binding.update({
-        where: { id: binding.id, phase: { not: "DELETING" } },
-        data: { ...overrides, generation: { increment: 1 }, phase: "PENDING", statusUpdatedAt: new Date() },
+  update(input: BindingInput, { actor }: Actor): Promise<Binding> {
+    return retryOnStale(async () => {
+      const { binding, stream, cluster } = await this.findBinding(input);
+      const overrides = await this.checkOverrides(input, configSetOf(binding), stream, cluster);
+      const updated = await writeTransaction(this.deps.db.prisma, async (tx) => {
+        const live = await tx.binding.findUnique({ where: { id: binding.id }, include: { stream: true } });
+        if (live?.generation !== binding.generation || live.stream.generation !== stream.generation)
+          throw new StaleRead();
+        return changeBinding(
+          tx,
+          binding,
+          "desired-changed",
+          overrides,
+          actor,
+          this.fqn(cluster.name, stream.name),
+        );
       });
-      await enqueueJob(tx, BINDING_JOB, row.id);
-      await recordChange(tx, {
-        entityType: "binding",
-        entityKey: fqn,
-        action: "updated",
-        generation: row.generation,
-        actor,
-      });
-      return row;
+      this.deps.wakeReconciler();
+      return updated;
     });
-    this.deps.wakeReconciler();
-    return updated;
   }
 
-  /** Asks for the binding to be deleted: it turns DELETING and goes once its provider removed it. */
-  async delete(key: BindingKey, { actor }: Actor): Promise<Binding> {
-    const { binding, stream, cluster } = await this.findBinding(key, { allowDeleting: true });
-    if (binding.phase === "DELETING") return binding;
-    const fqn = formatFqn(this.deps.namespace, cluster.name, stream.name);
-    const updated = await this.deps.db.prisma.$transaction(async (tx) => {
-      const row = await tx.binding.update({
-        where: { id: binding.id },
-        data: { phase: "DELETING", generation: { increment: 1 }, statusUpdatedAt: new Date(), message: null },
+  /**
+   * Asks for the binding to be deleted: it turns DELETING and goes once its provider removed it.
+   * Asking again for a binding already DELETING retries its deletion at once.
+   */
+  delete(key: BindingKey, { actor }: Actor): Promise<Binding> {
+    return retryOnStale(async () => {
+      const { binding, stream, cluster } = await this.findBinding(key, { allowDeleting: true });
+      const updated = await writeTransaction(this.deps.db.prisma, async (tx) => {
+        const live = await tx.binding.findUnique({ where: { id: binding.id } });
+        if (live?.generation !== binding.generation) throw new StaleRead();
+        return changeBinding(tx, binding, "delete-requested", {}, actor, this.fqn(cluster.name, stream.name));
       });
-      await enqueueJob(tx, BINDING_JOB, row.id);
-      await recordChange(tx, {
-        entityType: "binding",
-        entityKey: fqn,
-        action: "delete-requested",
-        generation: row.generation,
-        actor,
-      });
-      return row;
+      this.deps.wakeReconciler();
+      return updated;
     });
-    this.deps.wakeReconciler();
-    return updated;
   }
 
-  /** Checks binding-level overrides, then asks the cluster's provider about the effective config. */
-  private async checkOverrides(input: ConfigInput, current: ConfigSet, stream: Stream, cluster: Cluster) {
+  private fqn(cluster: string, stream: string): string {
+    return formatFqn(this.deps.namespace, cluster, stream);
+  }
+
+  /**
+   * Checks binding-level overrides, that the cluster's provider gets every map it requires, and
+   * what the provider says of the effective config.
+   */
+  private async checkOverrides(
+    input: ConfigInput,
+    current: ConfigSet,
+    stream: Stream,
+    cluster: Cluster,
+  ): Promise<ConfigSet> {
     const errors: UserError[] = [];
     const overrides = checkConfigInput(input, current, this.deps.providers, errors);
     throwIfAny(errors);
     const provider = this.deps.providers.require(cluster.provider, ["input", "cluster"]);
-    const effective = mergeConfigMaps(stream.config as ConfigMaps, overrides.config);
+    const effective = effectiveConfigSet(configSetOf(stream), overrides);
+    throwIfAny([
+      ...this.deps.providers.checkRequiredMaps(provider, effective.config, "stream", ["input", "config"]),
+      ...this.deps.providers.checkRequiredMaps(provider, effective.producerConfig, "producer", [
+        "input",
+        "producerConfig",
+      ]),
+      ...this.deps.providers.checkRequiredMaps(provider, effective.consumerConfig, "consumer", [
+        "input",
+        "consumerConfig",
+      ]),
+    ]);
     await this.deps.providers.validateStream(
       provider,
       stream.name,
-      effective,
-      { namespace: this.deps.namespace, name: cluster.name, config: cluster.config as ConfigMaps },
+      effective.config,
+      clusterTarget(this.deps.namespace, cluster),
       ["input", "config"],
     );
     return overrides;
@@ -161,22 +198,25 @@ export class BindingService {
   }
 
   private async findBinding(key: BindingKey, options: { allowDeleting?: boolean } = {}) {
-    const binding = await this.deps.db.prisma.binding.findFirst({
+    const found = await this.deps.db.prisma.binding.findFirst({
       where: { stream: { name: key.stream }, cluster: { name: key.cluster } },
       include: { stream: true, cluster: true },
     });
-    if (!binding) {
+    if (!found) {
       throw new RegistryError(
         ErrorCode.NOT_FOUND,
         `stream "${key.stream}" has no binding on cluster "${key.cluster}"`,
         ["input"],
       );
     }
+    const { stream, cluster, ...binding } = found;
     if (binding.phase === "DELETING" && !options.allowDeleting) {
-      const fqn = formatFqn(this.deps.namespace, key.cluster, key.stream);
-      throw new RegistryError(ErrorCode.BEING_DELETED, `binding ${fqn} is being deleted`, ["input"]);
+      throw new RegistryError(
+        ErrorCode.BEING_DELETED,
+        `binding ${this.fqn(key.cluster, key.stream)} is being deleted`,
+        ["input"],
+      );
     }
-    const { stream, cluster, ...row } = binding;
-    return { binding: row, stream, cluster };
+    return { binding, stream, cluster };
   }
 }

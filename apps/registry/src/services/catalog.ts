@@ -1,4 +1,12 @@
-import { checkPageSize, decodeCursor, encodeCursor, type ConfigValue } from "@stream-registry/core";
+import {
+  checkPageSize,
+  decodeCursor,
+  encodeCursor,
+  ErrorCode,
+  isSecretKey,
+  RegistryError,
+  type ConfigValue,
+} from "@stream-registry/core";
 import type { Binding, Change, Cluster, Prisma, Stream } from "@stream-registry/store";
 import type { ServiceDeps } from "./deps.ts";
 
@@ -44,7 +52,7 @@ export class Catalog {
   async streams(filter: NameFilter | null | undefined, args: PageArgs): Promise<Page<Stream>> {
     const where: Prisma.StreamWhereInput = { AND: [nameWhere(filter), ...configWhere(filter?.config)] };
     const take = checkPageSize(args.first, ["first"]);
-    const after = args.after ? String(decodeCursor(args.after).name) : undefined;
+    const after = args.after ? cursorFields(args.after, { name: "string" }).name : undefined;
     const rows = await this.deps.db.prisma.stream.findMany({
       where: after ? { AND: [where, { name: { gt: after } }] } : where,
       orderBy: { name: "asc" },
@@ -68,7 +76,7 @@ export class Catalog {
       ],
     };
     const take = checkPageSize(args.first, ["first"]);
-    const after = args.after ? String(decodeCursor(args.after).name) : undefined;
+    const after = args.after ? cursorFields(args.after, { name: "string" }).name : undefined;
     const rows = await this.deps.db.prisma.cluster.findMany({
       where: after ? { AND: [where, { name: { gt: after } }] } : where,
       orderBy: { name: "asc" },
@@ -94,16 +102,14 @@ export class Catalog {
       ...(filter?.phase ? { phase: filter.phase } : {}),
     };
     const take = checkPageSize(args.first, ["first"]);
-    const cursor = args.after ? decodeCursor(args.after) : undefined;
+    const cursor = args.after
+      ? cursorFields(args.after, { s: "string", t: "number", id: "string" })
+      : undefined;
     const afterWhere: Prisma.BindingWhereInput | undefined = cursor && {
       OR: [
-        { stream: { name: { gt: String(cursor.s) } } },
-        { stream: { name: String(cursor.s) }, createdAt: { gt: new Date(Number(cursor.t)) } },
-        {
-          stream: { name: String(cursor.s) },
-          createdAt: new Date(Number(cursor.t)),
-          id: { gt: String(cursor.id) },
-        },
+        { stream: { name: { gt: cursor.s } } },
+        { stream: { name: cursor.s }, createdAt: { gt: new Date(cursor.t) } },
+        { stream: { name: cursor.s }, createdAt: new Date(cursor.t), id: { gt: cursor.id } },
       ],
     };
     const rows = await this.deps.db.prisma.binding.findMany({
@@ -124,7 +130,9 @@ export class Catalog {
   /** The change log, oldest first. */
   async changes(args: PageArgs): Promise<Page<Change>> {
     const take = checkPageSize(args.first, ["first"]);
-    const after = args.after ? BigInt(String(decodeCursor(args.after).seq)) : undefined;
+    const seq = args.after ? cursorFields(args.after, { seq: "string" }).seq : undefined;
+    if (seq !== undefined && !/^\d+$/.test(seq)) throw badCursor(args.after!);
+    const after = seq === undefined ? undefined : BigInt(seq);
     const rows = await this.deps.db.prisma.change.findMany({
       where: after === undefined ? {} : { seq: { gt: after } },
       orderBy: { seq: "asc" },
@@ -170,6 +178,38 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, "\\$&");
 }
 
+/** Secrets are write-only: filtering on one would let a caller confirm a guessed value. */
 function configWhere(entries: ConfigEntryFilter[] | null | undefined): { config: Prisma.JsonFilter }[] {
-  return (entries ?? []).map((entry) => ({ config: { path: [entry.map, entry.key], equals: entry.value } }));
+  return (entries ?? []).map((entry, i) => {
+    if (isSecretKey(entry.key)) {
+      throw new RegistryError(ErrorCode.INVALID_INPUT, `cannot filter on secret key "${entry.key}"`, [
+        "filter",
+        "config",
+        String(i),
+        "key",
+      ]);
+    }
+    return { config: { path: [entry.map, entry.key], equals: entry.value } };
+  });
+}
+
+type FieldKinds = Record<string, "string" | "number">;
+type FieldValues<K extends FieldKinds> = { [F in keyof K]: K[F] extends "number" ? number : string };
+
+/** Decodes a cursor and checks it has exactly the fields this list's cursors have. */
+function cursorFields<K extends FieldKinds>(cursor: string, kinds: K): FieldValues<K> {
+  const value = decodeCursor(cursor);
+  const keys = Object.keys(kinds);
+  if (Object.keys(value).length !== keys.length || keys.some((key) => typeof value[key] !== kinds[key])) {
+    throw badCursor(cursor);
+  }
+  return value as FieldValues<K>;
+}
+
+function badCursor(cursor: string): RegistryError {
+  return new RegistryError(
+    ErrorCode.INVALID_INPUT,
+    `cursor "${cursor.slice(0, 64)}" does not belong to this list`,
+    ["after"],
+  );
 }

@@ -1,5 +1,5 @@
-import { checkConfigMaps, type ConfigMaps, type UserError } from "@stream-registry/core";
-import type { ConfigScope, StreamProvider } from "@stream-registry/provider-api";
+import { checkConfigMaps, mergeConfigMaps, type ConfigMaps, type UserError } from "@stream-registry/core";
+import type { ConfigScope } from "@stream-registry/provider-api";
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
 
 /** The three sets of config maps a stream or binding carries, as given in a mutation's input. */
@@ -30,7 +30,6 @@ export function checkConfigInput(
   current: ConfigSet,
   providers: ProviderRegistry,
   errors: UserError[],
-  required?: StreamProvider,
 ): ConfigSet {
   const result = { ...current };
   for (const key of Object.keys(scopes) as (keyof ConfigSet)[]) {
@@ -41,7 +40,7 @@ export function checkConfigInput(
     errors.push(...shapeErrors);
     if (shapeErrors.length > 0) continue;
     const maps = value as ConfigMaps;
-    errors.push(...providers.checkOwnedMaps(maps, scopes[key], field, required));
+    errors.push(...providers.checkOwnedMaps(maps, scopes[key], field));
     result[key] = maps;
   }
   return result;
@@ -58,5 +57,14 @@ export function configSetOf(row: {
     config: row.config as ConfigMaps,
     producerConfig: row.producerConfig as ConfigMaps,
     consumerConfig: row.consumerConfig as ConfigMaps,
+  };
+}
+
+/** What a binding realizes: the stream's maps with the binding's overrides, key by key. */
+export function effectiveConfigSet(stream: ConfigSet, binding: ConfigSet): ConfigSet {
+  return {
+    config: mergeConfigMaps(stream.config, binding.config),
+    producerConfig: mergeConfigMaps(stream.producerConfig, binding.producerConfig),
+    consumerConfig: mergeConfigMaps(stream.consumerConfig, binding.consumerConfig),
   };
 }

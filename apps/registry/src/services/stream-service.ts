@@ -3,21 +3,23 @@ import {
   configMapsEqual,
   ErrorCode,
   formatFqn,
-  mergeConfigMaps,
   RegistryError,
   type UserError,
 } from "@stream-registry/core";
-import { enqueueJob, isUniqueViolation, recordChange, type Stream, type Tx } from "@stream-registry/store";
+import { isUniqueViolation, recordChange, writeTransaction, type Stream } from "@stream-registry/store";
+import { clusterTarget } from "../providers/cluster-target.ts";
+import { changeBinding, touchBindings } from "./binding-writes.ts";
 import {
   checkConfigInput,
   configSetOf,
+  effectiveConfigSet,
   EMPTY_CONFIG_SET,
   type ConfigInput,
   type ConfigSet,
 } from "./config-input.ts";
-import { pushIf } from "./cluster-service.ts";
-import { BINDING_JOB, type Actor, type ServiceDeps } from "./deps.ts";
-import { throwIfAny } from "./user-errors.ts";
+import type { Actor, ServiceDeps } from "./deps.ts";
+import { retryOnStale, StaleRead } from "./optimistic.ts";
+import { pushIf, throwIfAny } from "./user-errors.ts";
 
 export interface StreamInput extends ConfigInput {
   name: string;
@@ -32,7 +34,7 @@ export class StreamService {
     const configs = checkConfigInput(input, EMPTY_CONFIG_SET, this.deps.providers, errors);
     throwIfAny(errors);
     try {
-      return await this.deps.db.prisma.$transaction(async (tx) => {
+      return await writeTransaction(this.deps.db.prisma, async (tx) => {
         const stream = await tx.stream.create({ data: { name: input.name, ...configs } });
         await recordChange(tx, {
           entityType: "stream",
@@ -59,51 +61,35 @@ export class StreamService {
    * is reconciled, since what it realizes derives from the stream's maps. A no-op update changes
    * nothing (no generation bump), so re-applying a declaration is cheap.
    */
-  async update(input: StreamInput, { actor }: Actor): Promise<Stream> {
-    const current = await this.find(input.name);
-    const errors: UserError[] = [];
-    const configs = checkConfigInput(input, configSetOf(current), this.deps.providers, errors);
-    throwIfAny(errors);
-    if (sameConfigs(configs, configSetOf(current))) return current;
+  update(input: StreamInput, { actor }: Actor): Promise<Stream> {
+    return retryOnStale(async () => {
+      const current = await this.findLive(input.name);
+      const errors: UserError[] = [];
+      const configs = checkConfigInput(input, configSetOf(current), this.deps.providers, errors);
+      throwIfAny(errors);
+      if (sameConfigs(configs, configSetOf(current))) return current;
+      await this.validateOnClusters(current, configs);
 
-    const bindings = await this.deps.db.prisma.binding.findMany({
-      where: { streamId: current.id, phase: { not: "DELETING" } },
-      include: { cluster: true },
-    });
-    for (const binding of bindings) {
-      const provider = this.deps.providers.get(binding.cluster.provider);
-      if (!provider) continue; // reported by the reconciler on the binding's status
-      const effective = mergeConfigMaps(configs.config, configSetOf(binding).config);
-      await this.deps.providers.validateStream(
-        provider,
-        current.name,
-        effective,
-        {
-          namespace: this.deps.namespace,
-          name: binding.cluster.name,
-          config: binding.cluster.config as never,
-        },
-        ["input", "config"],
-      );
-    }
-
-    const stream = await this.deps.db.prisma.$transaction(async (tx) => {
-      const updated = await tx.stream.update({
-        where: { id: current.id, deleting: false },
-        data: { ...configs, generation: { increment: 1 } },
+      const stream = await writeTransaction(this.deps.db.prisma, async (tx) => {
+        const written = await tx.stream.updateMany({
+          where: { id: current.id, generation: current.generation, deleting: false },
+          data: { ...configs, generation: { increment: 1 } },
+        });
+        if (written.count === 0) throw new StaleRead();
+        const updated = await tx.stream.findUniqueOrThrow({ where: { id: current.id } });
+        await recordChange(tx, {
+          entityType: "stream",
+          entityKey: updated.name,
+          action: "updated",
+          generation: updated.generation,
+          actor,
+        });
+        await touchBindings(tx, this.deps.namespace, { streamId: updated.id }, actor);
+        return updated;
       });
-      await recordChange(tx, {
-        entityType: "stream",
-        entityKey: updated.name,
-        action: "updated",
-        generation: updated.generation,
-        actor,
-      });
-      await touchBindings(tx, this.deps.namespace, updated, actor);
-      return updated;
+      this.deps.wakeReconciler();
+      return stream;
     });
-    this.deps.wakeReconciler();
-    return stream;
   }
 
   /**
@@ -115,13 +101,13 @@ export class StreamService {
     cascade: boolean,
     { actor }: Actor,
   ): Promise<{ stream: Stream; deleted: boolean }> {
-    const result = await this.deps.db.prisma.$transaction(async (tx) => {
-      const stream = await tx.stream.findUnique({
+    const result = await writeTransaction(this.deps.db.prisma, async (tx) => {
+      const found = await tx.stream.findUnique({
         where: { name },
         include: { bindings: { include: { cluster: true } } },
       });
-      if (!stream) throw notFound(name);
-      const { bindings, ...row } = stream;
+      if (!found) throw notFound(name);
+      const { bindings, ...stream } = found;
       if (bindings.length === 0) {
         await tx.stream.delete({ where: { id: stream.id } });
         await recordChange(tx, {
@@ -131,7 +117,7 @@ export class StreamService {
           generation: stream.generation,
           actor,
         });
-        return { stream: row, deleted: true };
+        return { stream, deleted: true };
       }
       if (!cascade) {
         const clusters = bindings.map((b) => `"${b.cluster.name}"`).join(", ");
@@ -141,8 +127,8 @@ export class StreamService {
           ["input", "name"],
         );
       }
-      const marked = await tx.stream.update({ where: { id: stream.id }, data: { deleting: true } });
       if (!stream.deleting) {
+        await tx.stream.update({ where: { id: stream.id }, data: { deleting: true } });
         await recordChange(tx, {
           entityType: "stream",
           entityKey: name,
@@ -151,32 +137,43 @@ export class StreamService {
           actor,
         });
       }
-      for (const binding of bindings.filter((b) => b.phase !== "DELETING")) {
-        const updated = await tx.binding.update({
-          where: { id: binding.id },
-          data: {
-            phase: "DELETING",
-            generation: { increment: 1 },
-            statusUpdatedAt: new Date(),
-            message: null,
-          },
-        });
-        await enqueueJob(tx, BINDING_JOB, binding.id);
-        await recordChange(tx, {
-          entityType: "binding",
-          entityKey: formatFqn(this.deps.namespace, binding.cluster.name, name),
-          action: "delete-requested",
-          generation: updated.generation,
+      for (const { cluster, ...binding } of bindings) {
+        await changeBinding(
+          tx,
+          binding,
+          "delete-requested",
+          {},
           actor,
-        });
+          formatFqn(this.deps.namespace, cluster.name, name),
+        );
       }
-      return { stream: marked, deleted: false };
+      return { stream: { ...stream, deleting: true }, deleted: false };
     });
     if (!result.deleted) this.deps.wakeReconciler();
     return result;
   }
 
-  private async find(name: string): Promise<Stream> {
+  /** Asks each bound cluster's provider whether it can realize the new maps. */
+  private async validateOnClusters(stream: Stream, configs: ConfigSet): Promise<void> {
+    const bindings = await this.deps.db.prisma.binding.findMany({
+      where: { streamId: stream.id, phase: { not: "DELETING" } },
+      include: { cluster: true },
+    });
+    for (const binding of bindings) {
+      const provider = this.deps.providers.get(binding.cluster.provider);
+      if (!provider) continue; // reported by the reconciler on the binding's status
+      const effective = effectiveConfigSet(configs, configSetOf(binding)).config;
+      await this.deps.providers.validateStream(
+        provider,
+        stream.name,
+        effective,
+        clusterTarget(this.deps.namespace, binding.cluster),
+        ["input", "config"],
+      );
+    }
+  }
+
+  private async findLive(name: string): Promise<Stream> {
     const stream = await this.deps.db.prisma.stream.findUnique({ where: { name } });
     if (!stream) throw notFound(name);
     if (stream.deleting) {
@@ -186,28 +183,6 @@ export class StreamService {
       ]);
     }
     return stream;
-  }
-}
-
-/** Re-realizes every live binding of `stream` after its desired state changed. */
-async function touchBindings(tx: Tx, namespace: string, stream: Stream, actor: string): Promise<void> {
-  const bindings = await tx.binding.findMany({
-    where: { streamId: stream.id, phase: { not: "DELETING" } },
-    include: { cluster: { select: { name: true } } },
-  });
-  for (const binding of bindings) {
-    const updated = await tx.binding.update({
-      where: { id: binding.id },
-      data: { generation: { increment: 1 }, phase: "PENDING", statusUpdatedAt: new Date() },
-    });
-    await enqueueJob(tx, BINDING_JOB, binding.id);
-    await recordChange(tx, {
-      entityType: "binding",
-      entityKey: formatFqn(namespace, binding.cluster.name, stream.name),
-      action: "updated",
-      generation: updated.generation,
-      actor,
-    });
   }
 }
 

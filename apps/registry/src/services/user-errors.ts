@@ -12,6 +12,22 @@ export function throwIfAny(errors: UserError[]): void {
   if (errors.length > 0) throw new UserErrors(errors);
 }
 
+export function pushIf(errors: UserError[], error: UserError | undefined): void {
+  if (error) errors.push(error);
+}
+
+/** Runs a check that may throw an expected failure, collecting it instead, so that all are reported. */
+export function collect<T>(errors: UserError[], check: () => T): T | undefined {
+  try {
+    return check();
+  } catch (error) {
+    const found = asUserErrors(error);
+    if (!found) throw error;
+    errors.push(...found);
+    return undefined;
+  }
+}
+
 /** The user errors an expected failure stands for, or undefined for a fault. */
 export function asUserErrors(error: unknown): UserError[] | undefined {
   if (error instanceof UserErrors) return error.errors;
@@ -20,4 +36,8 @@ export function asUserErrors(error: unknown): UserError[] | undefined {
 }
 
 /** Codes that are never the caller's doing: they surface as GraphQL errors, not user errors. */
-const faultCodes = new Set<ErrorCode>([ErrorCode.DATABASE_UNAVAILABLE, ErrorCode.INTERNAL_SERVER_ERROR]);
+const faultCodes = new Set<ErrorCode>([
+  ErrorCode.PROVIDER_UNAVAILABLE,
+  ErrorCode.DATABASE_UNAVAILABLE,
+  ErrorCode.INTERNAL_SERVER_ERROR,
+]);

@@ -1,11 +1,4 @@
-import {
-  ErrorCode,
-  formatFqn,
-  mergeConfigMaps,
-  parseFqn,
-  RegistryError,
-  type ConfigMaps,
-} from "@stream-registry/core";
+import { ErrorCode, formatFqn, parseFqn, RegistryError, type ConfigMaps } from "@stream-registry/core";
 import type { Binding, Stream as StreamRow } from "@stream-registry/store";
 import type {
   BindingResolvers,
@@ -14,29 +7,15 @@ import type {
   ResourceStatusResolvers,
   StreamResolvers,
 } from "../../generated/resolvers-types.ts";
+import { configSetOf, effectiveConfigSet } from "../../services/config-input.ts";
 import type { GraphQLContext } from "../context.ts";
 import type { EffectiveConfigModel } from "../models.ts";
-import { toConnection } from "../connection.ts";
-import { primeClusters, primeStreams } from "../loaders.ts";
+import { bindingByNames, clusterConnection, streamConnection } from "./lookups.ts";
 
 export const Namespace: NamespaceResolvers = {
   __resolveReference: (ref, { namespace }) => (ref.path === namespace ? { path: namespace } : null),
-  clusters: async (_, { filter, first, after }, { services, loaders }) => {
-    const page = await services.catalog.clusters(filter, { first, after });
-    primeClusters(
-      loaders,
-      page.items.map((i) => i.node),
-    );
-    return toConnection(page);
-  },
-  streams: async (_, { filter, first, after }, { services, loaders }) => {
-    const page = await services.catalog.streams(filter, { first, after });
-    primeStreams(
-      loaders,
-      page.items.map((i) => i.node),
-    );
-    return toConnection(page);
-  },
+  clusters: (_, { filter, first, after }, context) => clusterConnection(filter, { first, after }, context),
+  streams: (_, { filter, first, after }, context) => streamConnection(filter, { first, after }, context),
 };
 
 export const Cluster: ClusterResolvers = {
@@ -58,37 +37,25 @@ export const Stream: StreamResolvers = {
   defaultBinding: async (stream, _, { loaders }) =>
     (await loaders.bindingsByStreamId.load(stream.id)).find((b) => b.isDefault) ?? null,
   effectiveConfig: async (stream, { cluster }, context) => {
-    const bindings = await context.loaders.bindingsByStreamId.load(stream.id);
-    let binding: Binding | undefined;
-    if (cluster) {
-      const target = await context.loaders.clusterByName.load(cluster);
-      binding = bindings.find((b) => b.clusterId === target?.id);
-      if (!binding) {
-        throw new RegistryError(
-          ErrorCode.NOT_FOUND,
-          `stream "${stream.name}" has no binding on cluster "${cluster}"`,
-          ["cluster"],
-        );
-      }
-    } else {
-      binding = bindings.find((b) => b.isDefault);
-      if (!binding)
-        throw new RegistryError(ErrorCode.NOT_FOUND, `stream "${stream.name}" has no bindings`, []);
+    const binding = cluster
+      ? await bindingByNames(stream.name, cluster, context)
+      : (await context.loaders.bindingsByStreamId.load(stream.id)).find((b) => b.isDefault);
+    if (!binding) {
+      const where = cluster ? `no binding on cluster "${cluster}"` : "no bindings";
+      throw new RegistryError(
+        ErrorCode.NOT_FOUND,
+        `stream "${stream.name}" has ${where}`,
+        cluster ? ["cluster"] : [],
+      );
     }
     return effectiveConfig(stream, binding, context);
   },
 };
 
 export const BindingType: BindingResolvers = {
-  __resolveReference: async (ref, { namespace, loaders }) => {
+  __resolveReference: (ref, context) => {
     const fqn = parseFqn(ref.fqn);
-    if (fqn.namespace !== namespace) return null;
-    const [stream, cluster] = await Promise.all([
-      loaders.streamByName.load(fqn.stream),
-      loaders.clusterByName.load(fqn.cluster),
-    ]);
-    if (!stream || !cluster) return null;
-    return (await loaders.bindingsByStreamId.load(stream.id)).find((b) => b.clusterId === cluster.id) ?? null;
+    return fqn.namespace === context.namespace ? bindingByNames(fqn.stream, fqn.cluster, context) : null;
   },
   fqn: async (binding, _, context) => {
     const [stream, cluster] = await Promise.all([streamOf(binding, context), clusterOf(binding, context)]);
@@ -118,15 +85,7 @@ async function effectiveConfig(
     stream: stream.name,
     cluster: cluster.name,
     isDefault: binding.isDefault,
-    config: mergeConfigMaps(stream.config as ConfigMaps, binding.config as ConfigMaps),
-    producerConfig: mergeConfigMaps(
-      stream.producerConfig as ConfigMaps,
-      binding.producerConfig as ConfigMaps,
-    ),
-    consumerConfig: mergeConfigMaps(
-      stream.consumerConfig as ConfigMaps,
-      binding.consumerConfig as ConfigMaps,
-    ),
+    ...effectiveConfigSet(configSetOf(stream), configSetOf(binding)),
   };
 }
 
