@@ -69,6 +69,7 @@ export async function startRegistry(
         services,
         loaders: createLoaders(db.prisma),
         logger,
+        requestLog: {},
       }),
       readiness: async () => {
         const database = await db.prisma.$queryRaw`SELECT 1`.then(

@@ -11,4 +11,9 @@ export interface GraphQLContext {
   services: Services;
   loaders: Loaders;
   logger: Logger;
+  /**
+   * Filled in once Apollo has resolved the operation, for the request log line. A holder object,
+   * because Apollo Server hands resolvers a shallow copy of the context.
+   */
+  requestLog: { operationName?: string };
 }

@@ -21,7 +21,8 @@ export function createHttpServer(deps: HttpDeps): Server {
     const started = performance.now();
     const requestId = headerValue(req, "x-request-id") ?? randomUUID();
     res.setHeader("x-request-id", requestId);
-    let operationName: string | undefined;
+    // Filled in by route(); read when the response is done.
+    let operationName: () => string | undefined = () => undefined;
     res.on("finish", () => {
       deps.logger.info(
         {
@@ -29,7 +30,7 @@ export function createHttpServer(deps: HttpDeps): Server {
           method: req.method,
           path: req.url,
           status: res.statusCode,
-          operationName,
+          operationName: operationName(),
           durationMs: Math.round(performance.now() - started),
         },
         "request",
@@ -51,7 +52,7 @@ export function createHttpServer(deps: HttpDeps): Server {
     req: IncomingMessage,
     res: ServerResponse,
     requestId: string,
-    setOperation: (name?: string) => void,
+    setOperation: (name: () => string | undefined) => void,
   ) {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     if (path === "/healthz") return sendJson(res, 200, { status: "ok" });
@@ -66,9 +67,10 @@ export function createHttpServer(deps: HttpDeps): Server {
     if (path !== "/graphql") return sendJson(res, 404, { error: `no route ${path}; the API is at /graphql` });
     const { ok, body } = await readJsonBody(req, res);
     if (!ok) return;
-    setOperation(operationNameOf(body, req));
     const actor = headerValue(req, "x-actor") ?? "anonymous";
-    await handleGraphQL(deps.apollo, req, res, body, async () => deps.createContext(requestId, actor));
+    const context = deps.createContext(requestId, actor);
+    setOperation(() => context.requestLog.operationName ?? operationNameOf(body, req));
+    await handleGraphQL(deps.apollo, req, res, body, async () => context);
   }
 }
 

@@ -1,0 +1,128 @@
+/**
+ * npm run bench:writes [-- --streams 400 --database pglite|postgres]
+ *
+ * Where a write's time goes. Runs the same workload (createStream + createBinding, reconciled by
+ * the registry-only provider) twice against one registry process, first with one client, then
+ * with eight, and prints server-side latency percentiles per operation from the registry's own
+ * request and reconcile logs, and throughput for both. The ratio shows how much of a write is
+ * spent waiting for the single metadata writer (see docs/architecture.md).
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { createTestDatabase } from "@stream-registry/testkit";
+import { postGraphQL } from "../test/support/graphql-client.ts";
+import { spawnRegistry, type RegistryProcess } from "../test/support/registry-process.ts";
+
+const { values } = parseArgs({
+  options: { streams: { type: "string", default: "400" }, database: { type: "string", default: "pglite" } },
+});
+const streams = Number(values.streams);
+const kind = values.database === "postgres" ? "postgres" : "pglite";
+
+const database = await createTestDatabase(kind, "writes");
+const dataDir = kind === "pglite" ? await mkdtemp(path.join(tmpdir(), "sr-writes-")) : undefined;
+const registry = await spawnRegistry({
+  ...(database.url ? { DATABASE_URL: database.url } : { REGISTRY_DATA_DIR: dataDir! }),
+  LOG_LEVEL: "info",
+});
+
+async function round(label: string, clients: number) {
+  await postGraphQL(
+    registry.url,
+    `mutation { declareCluster(input: { name: "${label}" }) { userErrors { message } } }`,
+  );
+  const firstLog = registry.logs.length;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      for (let i = next++; i < streams; i = next++) {
+        const name = `${label}_${i}`;
+        await postGraphQL(
+          registry.url,
+          `mutation CreateStream($i: CreateStreamInput!) { createStream(input: $i) { userErrors { message } } }`,
+          {
+            i: { name },
+          },
+        );
+        await postGraphQL(
+          registry.url,
+          `mutation CreateBinding($i: CreateBindingInput!) { createBinding(input: $i) { userErrors { message } } }`,
+          {
+            i: { stream: name, cluster: label },
+          },
+        );
+      }
+    }),
+  );
+  const perSecond = streams / ((performance.now() - started) / 1000);
+  await waitOnline(registry, label);
+  return { perSecond, latencies: latenciesSince(registry, firstLog) };
+}
+
+async function waitOnline(r: RegistryProcess, cluster: string) {
+  for (;;) {
+    const { data } = await postGraphQL<{ bindings: { totalCount: number } }>(
+      r.url,
+      `{ bindings(filter: { cluster: "${cluster}", phase: ONLINE }) { totalCount } }`,
+    );
+    if (data?.bindings.totalCount === streams) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function latenciesSince(r: RegistryProcess, firstLog: number): Map<string, number[]> {
+  const byOperation = new Map<string, number[]>();
+  for (const line of r.logs.slice(firstLog)) {
+    const entry = JSON.parse(line) as {
+      msg?: string;
+      operationName?: string;
+      outcome?: string;
+      durationMs?: number;
+    };
+    const key =
+      entry.msg === "request" && entry.operationName?.startsWith("Create")
+        ? entry.operationName
+        : entry.msg === "reconcile"
+          ? `reconcile (${entry.outcome})`
+          : undefined;
+    if (key && typeof entry.durationMs === "number")
+      byOperation.set(key, [...(byOperation.get(key) ?? []), entry.durationMs]);
+  }
+  return byOperation;
+}
+
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.floor((p / 100) * (values.length - 1))]!;
+
+try {
+  const one = await round("one", 1);
+  const eight = await round("eight", 8);
+  const rows: Record<string, Record<string, string>> = {};
+  for (const [operation, values] of one.latencies) {
+    const contended = eight.latencies.get(operation) ?? [];
+    rows[operation] = {
+      "p50 ms (1 client)": String(percentile(values, 50)),
+      "p90 ms (1 client)": String(percentile(values, 90)),
+      "p50 ms (8 clients)": String(percentile(contended, 50)),
+      "p90 ms (8 clients)": String(percentile(contended, 90)),
+      "p50 ratio 8/1": (percentile(contended, 50) / Math.max(1, percentile(values, 50))).toFixed(1),
+    };
+  }
+  console.log(`${kind}, ${streams} streams per round`);
+  console.table(rows);
+  console.table({
+    "streams created/s": {
+      "1 client": one.perSecond.toFixed(1),
+      "8 clients": eight.perSecond.toFixed(1),
+      "ratio 8/1": (eight.perSecond / one.perSecond).toFixed(2),
+    },
+  });
+} finally {
+  registry.kill("SIGTERM");
+  await registry.exited;
+  await database.drop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+}
