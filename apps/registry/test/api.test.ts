@@ -166,6 +166,15 @@ describe.each(databaseKinds)("registry API on %s", (kind) => {
       input: { stream: "del_s", cluster: "del-c1" },
     });
     expect(deleted.deleteBinding.binding.status.phase).toBe("DELETING");
+    // The default moves at once: clients naming no cluster must not be sent to one being torn down.
+    const during = await r.query<{ stream: { defaultBinding: { cluster: { name: string } } } }>(
+      `{ stream(name: "del_s") { defaultBinding { cluster { name } } } }`,
+    );
+    expect(during.stream.defaultBinding.cluster.name).toBe("del-c2");
+    const { changes } = await r.query<{ changes: { nodes: { action: string; entityKey: string }[] } }>(
+      `{ changes(first: 500) { nodes { action entityKey } } }`,
+    );
+    expect(changes.nodes).toContainEqual({ action: "became-default", entityKey: "/del-c2/del_s" });
     await eventually(async () => {
       const { binding } = await r.query<{ binding: BindingView | null }>(BINDING, {
         stream: "del_s",

@@ -61,7 +61,7 @@ describe.each(databaseKinds)("reconciler on %s", (kind) => {
       (b) => b?.status.phase === "ONLINE",
       "ONLINE",
     )) as BindingView;
-    expect(online.status).toMatchObject({ observedGeneration: 1, message: "realized after 4 attempt(s)" });
+    expect(online.status).toMatchObject({ observedGeneration: 1, message: "created after 4 attempt(s)" });
     const retries = r.logs.filter(
       (line) => line.includes('"outcome":"retry"') && line.includes("transient failure"),
     );
@@ -147,5 +147,34 @@ describe.each(databaseKinds)("reconciler on %s", (kind) => {
       (b) => b?.status.phase === "ONLINE" && b.status.observedGeneration === 2,
       "generation 2 realized",
     );
+  });
+
+  it("updates, rather than creates again, a binding whose desired state moved while it was being created", async () => {
+    const r = registry();
+    const stream = `racing_${kind}`;
+    await r.query(DECLARE_CLUSTER, { input: { name: "racing", provider: "test" } });
+    await r.query(CREATE_STREAM, { input: { name: stream, config: { "test.provider": { delayMs: 1500 } } } });
+    const from = r.logs.length;
+    await r.query(CREATE_BINDING, { input: { stream, cluster: "racing" } });
+    await eventually(
+      async () => r.logs.slice(from).find((l) => l.includes('"reconcile started"')),
+      10_000,
+      "the create to start",
+    );
+    await r.query(UPDATE_BINDING, {
+      input: { stream, cluster: "racing", config: { "acme.kafka": { team: "b" } } },
+    });
+    const online = (await waitFor(
+      r,
+      stream,
+      "racing",
+      (b) => b?.status.observedGeneration === 2,
+      "generation 2",
+    )) as BindingView;
+    expect(online.status).toMatchObject({
+      phase: "ONLINE",
+      generation: 2,
+      message: "updated after 2 attempt(s)",
+    });
   });
 });

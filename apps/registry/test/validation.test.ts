@@ -212,6 +212,20 @@ describe.each(databaseKinds)("bad input on %s", (kind) => {
       );
       expect(foreign.errors?.[0]).toMatchObject({ extensions: { code: "INVALID_INPUT", field: ["after"] } });
     }
+    const forged = Buffer.from(JSON.stringify({ s: "a", t: 1, id: "not-a-uuid" })).toString("base64url");
+    const forgedPage = await registry().request(
+      `query($after: String) { bindings(after: $after) { totalCount } }`,
+      {
+        after: forged,
+      },
+    );
+    expect(forgedPage.errors?.[0]).toMatchObject({ extensions: { code: "INVALID_INPUT", field: ["after"] } });
+    const nul = await registry().request(`query($f: StreamFilter) { streams(filter: $f) { totalCount } }`, {
+      f: { nameContains: "a\u0000" },
+    });
+    expect(nul.errors?.[0]).toMatchObject({
+      extensions: { code: "INVALID_INPUT", field: ["filter", "nameContains"] },
+    });
     const secret = await registry().request(
       `{ clusters(filter: { config: [{ map: "apache.kafka", key: "sasl.jaas.config", value: "guess" }] }) { totalCount } }`,
     );

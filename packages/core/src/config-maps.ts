@@ -62,6 +62,8 @@ function checkKey(key: string): string | undefined {
     return `has a key ${key.length} characters long; the maximum is ${MAX_KEY_LENGTH}`;
   }
   if (key === FORBIDDEN_KEY) return `must not have the key "${FORBIDDEN_KEY}"`;
+  if (key.includes("\u0000"))
+    return `has a key ${quote(key)} with a NUL character, which PostgreSQL cannot store`;
   return undefined;
 }
 
@@ -70,6 +72,9 @@ function checkValue(key: string, value: unknown): string | undefined {
     typeof value === "string" ||
     typeof value === "boolean" ||
     (typeof value === "number" && Number.isFinite(value));
+  if (typeof value === "string" && value.includes("\u0000")) {
+    return `key ${quote(key)} has a value with a NUL character, which PostgreSQL cannot store`;
+  }
   if (ok) return undefined;
   return `key ${quote(key)} must be a string, a finite number or a boolean, got ${describeValue(value)}`;
 }

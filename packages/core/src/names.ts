@@ -35,8 +35,12 @@ export function checkName(name: string, field: string[], what: string): UserErro
 
 /** The seed's fully qualified name: namespace path, then cluster, then stream. */
 export function formatFqn(namespace: string, cluster: string, stream: string): string {
-  const prefix = namespace === ROOT_NAMESPACE ? "" : namespace;
-  return `${prefix}/${cluster}/${stream}`;
+  return `${fqnPrefix(namespace)}${cluster}/${stream}`;
+}
+
+/** How every fully qualified name in `namespace` starts: "/" at the root, "/aws/" below it. */
+export function fqnPrefix(namespace: string): string {
+  return namespace === ROOT_NAMESPACE ? "/" : `${namespace}/`;
 }
 
 export function parseFqn(fqn: string): { namespace: string; cluster: string; stream: string } {

@@ -360,3 +360,18 @@ describe("configMapsEqual", () => {
     expect(configMapsEqual({ m: { constructor: "x" } }, { m: { toString: "x" } })).toBe(false);
   });
 });
+
+describe("NUL characters", () => {
+  it("are refused in keys and string values, naming the key", () => {
+    expect(checkConfigMaps({ m: { "a\u0000b": 1 } }, ["c"])).toEqual([
+      expect.objectContaining({
+        code: "INVALID_INPUT",
+        field: ["c", "m", "a\u0000b"],
+        message: expect.stringContaining("NUL"),
+      }),
+    ]);
+    expect(checkConfigMaps({ m: { k: "x\u0000" } }, ["c"])).toEqual([
+      expect.objectContaining({ field: ["c", "m", "k"], message: expect.stringContaining("NUL") }),
+    ]);
+  });
+});

@@ -4,7 +4,7 @@ import type { Tx } from "./transaction.ts";
 export interface ChangeRecord {
   entityType: "cluster" | "stream" | "binding";
   entityKey: string;
-  action: "created" | "updated" | "deleted" | "delete-requested" | "status";
+  action: "created" | "updated" | "deleted" | "delete-requested" | "status" | "became-default";
   generation: number;
   actor: string;
   data?: Prisma.InputJsonValue;

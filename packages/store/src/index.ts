@@ -1,3 +1,4 @@
+export * from "./bindings.ts";
 export * from "./change-log.ts";
 export * from "./database.ts";
 export * from "./db-errors.ts";

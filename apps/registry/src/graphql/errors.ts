@@ -88,7 +88,8 @@ function isDatabaseUnavailable(error: unknown): boolean {
     const code = (e as { code?: unknown }).code;
     if (
       typeof code === "string" &&
-      (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|P1001|P1017)$/.test(code) || code.startsWith("08"))
+      (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|P1001|P1017|P2024|P2028)$/.test(code) ||
+        code.startsWith("08"))
     ) {
       return true;
     }

@@ -54,7 +54,6 @@ export async function reconcileBinding(
         generation: binding.generation,
         actor: "reconciler",
       });
-      if (binding.isDefault) await promoteNextDefault(tx, binding.streamId);
       await removeStreamIfDone(tx, binding.streamId);
     });
     return { kind: "deleted" };
@@ -86,7 +85,16 @@ export async function reconcileBinding(
         statusUpdatedAt: new Date(),
       },
     });
-    if (updated.count > 0 && binding.phase !== phase) {
+    if (updated.count === 0) {
+      // Superseded, yet this generation was realized: the next attempt must update, not create.
+      await tx.binding.updateMany({
+        where: {
+          id: binding.id,
+          OR: [{ observedGeneration: null }, { observedGeneration: { lt: binding.generation } }],
+        },
+        data: { observedGeneration: binding.generation },
+      });
+    } else if (binding.phase !== phase) {
       await recordChange(tx, {
         entityType: "binding",
         entityKey: fqn,
@@ -98,15 +106,6 @@ export async function reconcileBinding(
     }
   });
   return { kind: "realized", observation };
-}
-
-/** When the default binding goes, the oldest remaining one becomes the default. */
-async function promoteNextDefault(tx: Tx, streamId: string): Promise<void> {
-  const next = await tx.binding.findFirst({
-    where: { streamId },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-  });
-  if (next) await tx.binding.update({ where: { id: next.id }, data: { isDefault: true } });
 }
 
 /** A stream deleted with cascade goes with its last binding. */

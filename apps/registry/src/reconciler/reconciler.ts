@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import { Phase, retryDelayMs } from "@stream-registry/core";
 import { ProviderError } from "@stream-registry/provider-api";
 import {
+  BINDING_JOB,
   completeJob,
   extendLease,
   leaseJobs,
@@ -13,7 +14,7 @@ import {
 } from "@stream-registry/store";
 import type { ReconcilerConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
-import { BINDING_JOB, type ServiceDeps } from "../services/deps.ts";
+import type { ServiceDeps } from "../services/deps.ts";
 import {
   reconcileBinding,
   recordBindingFailure,

@@ -1,5 +1,6 @@
 import { ErrorCode, formatFqn, RegistryError, type UserError } from "@stream-registry/core";
 import {
+  BINDING_JOB,
   enqueueJob,
   recordChange,
   writeTransaction,
@@ -7,7 +8,7 @@ import {
   type Cluster,
   type Stream,
 } from "@stream-registry/store";
-import { clusterTarget } from "../providers/cluster-target.ts";
+import { checkBindingConfig } from "./binding-validation.ts";
 import { changeBinding } from "./binding-writes.ts";
 import {
   checkConfigInput,
@@ -17,7 +18,7 @@ import {
   type ConfigInput,
   type ConfigSet,
 } from "./config-input.ts";
-import { BINDING_JOB, type Actor, type ServiceDeps } from "./deps.ts";
+import type { Actor, ServiceDeps } from "./deps.ts";
 import { retryOnStale, StaleRead } from "./optimistic.ts";
 import { throwIfAny } from "./user-errors.ts";
 
@@ -58,7 +59,7 @@ export class BindingService {
         }
         const siblings = await tx.binding.findMany({
           where: { streamId: stream.id },
-          select: { clusterId: true, phase: true },
+          select: { clusterId: true, phase: true, isDefault: true },
         });
         const existing = siblings.find((b) => b.clusterId === cluster.id);
         if (existing?.phase === "DELETING") {
@@ -79,7 +80,8 @@ export class BindingService {
           data: {
             streamId: stream.id,
             clusterId: cluster.id,
-            isDefault: siblings.length === 0,
+            // The first binding is the default; after its deletion was asked for, the next live one is.
+            isDefault: !siblings.some((b) => b.isDefault),
             ...overrides,
           },
         });
@@ -103,17 +105,10 @@ export class BindingService {
       const { binding, stream, cluster } = await this.findBinding(input);
       const overrides = await this.checkOverrides(input, configSetOf(binding), stream, cluster);
       const updated = await writeTransaction(this.deps.db.prisma, async (tx) => {
-        const live = await tx.binding.findUnique({ where: { id: binding.id }, include: { stream: true } });
-        if (live?.generation !== binding.generation || live.stream.generation !== stream.generation)
-          throw new StaleRead();
-        return changeBinding(
-          tx,
-          binding,
-          "desired-changed",
-          overrides,
-          actor,
-          this.fqn(cluster.name, stream.name),
-        );
+        // Validated against this stream's maps: they must not have changed meanwhile.
+        const live = await tx.stream.findUnique({ where: { id: stream.id } });
+        if (live?.generation !== stream.generation) throw new StaleRead();
+        return changeBinding(tx, binding, "desired-changed", overrides, actor, this.names(cluster, stream));
       });
       this.deps.wakeReconciler();
       return updated;
@@ -128,13 +123,15 @@ export class BindingService {
     return retryOnStale(async () => {
       const { binding, stream, cluster } = await this.findBinding(key, { allowDeleting: true });
       const updated = await writeTransaction(this.deps.db.prisma, async (tx) => {
-        const live = await tx.binding.findUnique({ where: { id: binding.id } });
-        if (live?.generation !== binding.generation) throw new StaleRead();
-        return changeBinding(tx, binding, "delete-requested", {}, actor, this.fqn(cluster.name, stream.name));
+        return changeBinding(tx, binding, "delete-requested", {}, actor, this.names(cluster, stream));
       });
       this.deps.wakeReconciler();
       return updated;
     });
+  }
+
+  private names(cluster: Cluster, stream: Stream) {
+    return { namespace: this.deps.namespace, cluster: cluster.name, stream: stream.name };
   }
 
   private fqn(cluster: string, stream: string): string {
@@ -154,25 +151,12 @@ export class BindingService {
     const errors: UserError[] = [];
     const overrides = checkConfigInput(input, current, this.deps.providers, errors);
     throwIfAny(errors);
-    const provider = this.deps.providers.require(cluster.provider, ["input", "cluster"]);
-    const effective = effectiveConfigSet(configSetOf(stream), overrides);
-    throwIfAny([
-      ...this.deps.providers.checkRequiredMaps(provider, effective.config, "stream", ["input", "config"]),
-      ...this.deps.providers.checkRequiredMaps(provider, effective.producerConfig, "producer", [
-        "input",
-        "producerConfig",
-      ]),
-      ...this.deps.providers.checkRequiredMaps(provider, effective.consumerConfig, "consumer", [
-        "input",
-        "consumerConfig",
-      ]),
-    ]);
-    await this.deps.providers.validateStream(
-      provider,
+    await checkBindingConfig(
+      this.deps.providers,
+      this.deps.namespace,
       stream.name,
-      effective.config,
-      clusterTarget(this.deps.namespace, cluster),
-      ["input", "config"],
+      effectiveConfigSet(configSetOf(stream), overrides),
+      cluster,
     );
     return overrides;
   }
@@ -206,7 +190,7 @@ export class BindingService {
       throw new RegistryError(
         ErrorCode.NOT_FOUND,
         `stream "${key.stream}" has no binding on cluster "${key.cluster}"`,
-        ["input"],
+        ["input", "cluster"],
       );
     }
     const { stream, cluster, ...binding } = found;
@@ -214,7 +198,7 @@ export class BindingService {
       throw new RegistryError(
         ErrorCode.BEING_DELETED,
         `binding ${this.fqn(key.cluster, key.stream)} is being deleted`,
-        ["input"],
+        ["input", "cluster"],
       );
     }
     return { binding, stream, cluster };

@@ -1,36 +1,13 @@
 import { formatFqn, nextPhase, Phase } from "@stream-registry/core";
-import { enqueueJob, recordChange, type Binding, type Tx } from "@stream-registry/store";
-import { BINDING_JOB } from "./deps.ts";
-
-/**
- * Gives every live binding matching `where` a new generation and a reconcile job, because what
- * it realizes changed (its stream's maps, or its cluster's connection).
- */
-export async function touchBindings(
-  tx: Tx,
-  namespace: string,
-  where: { streamId?: string; clusterId?: string },
-  actor: string,
-): Promise<void> {
-  const bindings = await tx.binding.findMany({
-    where: { ...where, phase: { not: Phase.DELETING } },
-    include: { stream: { select: { name: true } }, cluster: { select: { name: true } } },
-  });
-  for (const binding of bindings) {
-    await changeBinding(
-      tx,
-      binding,
-      "desired-changed",
-      {},
-      actor,
-      formatFqn(namespace, binding.cluster.name, binding.stream.name),
-    );
-  }
-}
+import { BINDING_JOB, enqueueJob, recordChange, type Binding, type Tx } from "@stream-registry/store";
+import { StaleRead } from "./optimistic.ts";
 
 /**
  * Writes a change of a binding's desired state (new overrides, or a delete request): new
- * generation, the phase the state machine gives, a reconcile job and a change-log entry.
+ * generation, the phase the state machine gives, a reconcile job and a change-log entry. Guarded
+ * by the generation the caller read: if the binding changed meanwhile, the caller starts over.
+ * A default binding asked to go hands the default to its oldest live sibling at once, so that
+ * clients naming no cluster are never sent to a cluster being torn down.
  */
 export async function changeBinding(
   tx: Tx,
@@ -38,25 +15,52 @@ export async function changeBinding(
   event: "desired-changed" | "delete-requested",
   data: Partial<Pick<Binding, "config" | "producerConfig" | "consumerConfig">>,
   actor: string,
-  fqn: string,
+  names: { namespace: string; stream: string; cluster: string },
 ): Promise<Binding> {
-  const updated = await tx.binding.update({
-    where: { id: binding.id },
+  const deleting = event === "delete-requested";
+  const written = await tx.binding.updateMany({
+    where: { id: binding.id, generation: binding.generation },
     data: {
       ...(data as object),
       generation: { increment: 1 },
       phase: nextPhase(binding.phase as Phase, event),
       message: null,
       statusUpdatedAt: new Date(),
+      ...(deleting ? { isDefault: false } : {}),
     },
   });
+  if (written.count === 0) throw new StaleRead();
+  const updated = await tx.binding.findUniqueOrThrow({ where: { id: binding.id } });
   await enqueueJob(tx, BINDING_JOB, binding.id);
   await recordChange(tx, {
     entityType: "binding",
-    entityKey: fqn,
-    action: event === "delete-requested" ? "delete-requested" : "updated",
+    entityKey: formatFqn(names.namespace, names.cluster, names.stream),
+    action: deleting ? "delete-requested" : "updated",
     generation: updated.generation,
     actor,
   });
+  if (deleting && binding.isDefault) await promoteNextDefault(tx, binding.streamId, actor, names);
   return updated;
+}
+
+async function promoteNextDefault(
+  tx: Tx,
+  streamId: string,
+  actor: string,
+  names: { namespace: string; stream: string },
+) {
+  const next = await tx.binding.findFirst({
+    where: { streamId, phase: { not: Phase.DELETING } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    include: { cluster: { select: { name: true } } },
+  });
+  if (!next) return;
+  await tx.binding.update({ where: { id: next.id }, data: { isDefault: true } });
+  await recordChange(tx, {
+    entityType: "binding",
+    entityKey: formatFqn(names.namespace, next.cluster.name, names.stream),
+    action: "became-default",
+    generation: next.generation,
+    actor,
+  });
 }

@@ -105,6 +105,8 @@ export class Catalog {
     const cursor = args.after
       ? cursorFields(args.after, { s: "string", t: "number", id: "string" })
       : undefined;
+    if (cursor && (!UUID.test(cursor.id) || Number.isNaN(new Date(cursor.t).getTime())))
+      throw badCursor(args.after!);
     const afterWhere: Prisma.BindingWhereInput | undefined = cursor && {
       OR: [
         { stream: { name: { gt: cursor.s } } },
@@ -131,7 +133,8 @@ export class Catalog {
   async changes(args: PageArgs): Promise<Page<Change>> {
     const take = checkPageSize(args.first, ["first"]);
     const seq = args.after ? cursorFields(args.after, { seq: "string" }).seq : undefined;
-    if (seq !== undefined && !/^\d+$/.test(seq)) throw badCursor(args.after!);
+    if (seq !== undefined && !(/^\d{1,19}$/.test(seq) && BigInt(seq) <= MAX_BIGINT))
+      throw badCursor(args.after!);
     const after = seq === undefined ? undefined : BigInt(seq);
     const rows = await this.deps.db.prisma.change.findMany({
       where: after === undefined ? {} : { seq: { gt: after } },
@@ -163,7 +166,18 @@ function page<T>(
   };
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_BIGINT = 2n ** 63n - 1n;
+
 function nameWhere(filter: NameFilter | null | undefined): { name?: Prisma.StringFilter } {
+  for (const key of ["nameStartsWith", "nameContains"] as const) {
+    if (filter?.[key]?.includes("\u0000")) {
+      throw new RegistryError(ErrorCode.INVALID_INPUT, `${key} must not contain a NUL character`, [
+        "filter",
+        key,
+      ]);
+    }
+  }
   if (!filter?.nameStartsWith && !filter?.nameContains) return {};
   return {
     name: {
@@ -181,6 +195,13 @@ function escapeLike(text: string): string {
 /** Secrets are write-only: filtering on one would let a caller confirm a guessed value. */
 function configWhere(entries: ConfigEntryFilter[] | null | undefined): { config: Prisma.JsonFilter }[] {
   return (entries ?? []).map((entry, i) => {
+    if ([entry.map, entry.key, entry.value].some((v) => typeof v === "string" && v.includes("\u0000"))) {
+      throw new RegistryError(ErrorCode.INVALID_INPUT, "config filters must not contain a NUL character", [
+        "filter",
+        "config",
+        String(i),
+      ]);
+    }
     if (isSecretKey(entry.key)) {
       throw new RegistryError(ErrorCode.INVALID_INPUT, `cannot filter on secret key "${entry.key}"`, [
         "filter",

@@ -3,13 +3,13 @@ import {
   checkName,
   configMapsEqual,
   ErrorCode,
+  fqnPrefix,
   RegistryError,
   type ConfigMaps,
   type UserError,
 } from "@stream-registry/core";
-import { recordChange, writeTransaction, type Cluster } from "@stream-registry/store";
+import { recordChange, touchBindings, writeTransaction, type Cluster } from "@stream-registry/store";
 import { registryOnlyProvider } from "../providers/registry-only.ts";
-import { touchBindings } from "./binding-writes.ts";
 import type { Actor, ServiceDeps } from "./deps.ts";
 import { collect, pushIf, throwIfAny } from "./user-errors.ts";
 
@@ -85,7 +85,7 @@ export class ClusterService {
         generation: cluster.generation,
         actor,
       });
-      await touchBindings(tx, this.deps.namespace, { clusterId: cluster.id }, actor);
+      await touchBindings(tx, { clusterId: cluster.id }, fqnPrefix(this.deps.namespace), actor);
       return { cluster, created: false };
     });
     this.deps.wakeReconciler();

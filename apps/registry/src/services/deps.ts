@@ -14,5 +14,3 @@ export interface ServiceDeps {
 export interface Actor {
   actor: string;
 }
-
-export const BINDING_JOB = "binding";

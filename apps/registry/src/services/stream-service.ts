@@ -2,13 +2,19 @@ import {
   checkName,
   configMapsEqual,
   ErrorCode,
-  formatFqn,
+  fqnPrefix,
   RegistryError,
   type UserError,
 } from "@stream-registry/core";
-import { isUniqueViolation, recordChange, writeTransaction, type Stream } from "@stream-registry/store";
-import { clusterTarget } from "../providers/cluster-target.ts";
-import { changeBinding, touchBindings } from "./binding-writes.ts";
+import {
+  isUniqueViolation,
+  recordChange,
+  touchBindings,
+  writeTransaction,
+  type Stream,
+} from "@stream-registry/store";
+import { checkBindingConfig } from "./binding-validation.ts";
+import { changeBinding } from "./binding-writes.ts";
 import {
   checkConfigInput,
   configSetOf,
@@ -19,7 +25,7 @@ import {
 } from "./config-input.ts";
 import type { Actor, ServiceDeps } from "./deps.ts";
 import { retryOnStale, StaleRead } from "./optimistic.ts";
-import { pushIf, throwIfAny } from "./user-errors.ts";
+import { asUserErrors, pushIf, throwIfAny, UserErrors } from "./user-errors.ts";
 
 export interface StreamInput extends ConfigInput {
   name: string;
@@ -68,7 +74,7 @@ export class StreamService {
       const configs = checkConfigInput(input, configSetOf(current), this.deps.providers, errors);
       throwIfAny(errors);
       if (sameConfigs(configs, configSetOf(current))) return current;
-      await this.validateOnClusters(current, configs);
+      const validated = await this.validateOnClusters(current, configs);
 
       const stream = await writeTransaction(this.deps.db.prisma, async (tx) => {
         const written = await tx.stream.updateMany({
@@ -76,6 +82,11 @@ export class StreamService {
           data: { ...configs, generation: { increment: 1 } },
         });
         if (written.count === 0) throw new StaleRead();
+        const live = await tx.binding.findMany({
+          where: { streamId: current.id, phase: { not: "DELETING" } },
+          orderBy: { id: "asc" },
+        });
+        if (live.map((b) => `${b.id}@${b.generation}`).join() !== validated.join()) throw new StaleRead();
         const updated = await tx.stream.findUniqueOrThrow({ where: { id: current.id } });
         await recordChange(tx, {
           entityType: "stream",
@@ -84,7 +95,7 @@ export class StreamService {
           generation: updated.generation,
           actor,
         });
-        await touchBindings(tx, this.deps.namespace, { streamId: updated.id }, actor);
+        await touchBindings(tx, { streamId: updated.id }, fqnPrefix(this.deps.namespace), actor);
         return updated;
       });
       this.deps.wakeReconciler();
@@ -138,14 +149,11 @@ export class StreamService {
         });
       }
       for (const { cluster, ...binding } of bindings) {
-        await changeBinding(
-          tx,
-          binding,
-          "delete-requested",
-          {},
-          actor,
-          formatFqn(this.deps.namespace, cluster.name, name),
-        );
+        await changeBinding(tx, binding, "delete-requested", {}, actor, {
+          namespace: this.deps.namespace,
+          cluster: cluster.name,
+          stream: name,
+        });
       }
       return { stream: { ...stream, deleting: true }, deleted: false };
     });
@@ -153,24 +161,30 @@ export class StreamService {
     return result;
   }
 
-  /** Asks each bound cluster's provider whether it can realize the new maps. */
-  private async validateOnClusters(stream: Stream, configs: ConfigSet): Promise<void> {
+  /**
+   * Asks each bound cluster's provider whether it can realize the new maps; returns the bindings
+   * checked, which must still be the same when the update is written.
+   */
+  private async validateOnClusters(stream: Stream, configs: ConfigSet): Promise<string[]> {
     const bindings = await this.deps.db.prisma.binding.findMany({
       where: { streamId: stream.id, phase: { not: "DELETING" } },
       include: { cluster: true },
+      orderBy: { id: "asc" },
     });
     for (const binding of bindings) {
-      const provider = this.deps.providers.get(binding.cluster.provider);
-      if (!provider) continue; // reported by the reconciler on the binding's status
-      const effective = effectiveConfigSet(configs, configSetOf(binding)).config;
-      await this.deps.providers.validateStream(
-        provider,
+      if (!this.deps.providers.get(binding.cluster.provider)) continue; // shown on the binding's status
+      const effective = effectiveConfigSet(configs, configSetOf(binding));
+      await checkBindingConfig(
+        this.deps.providers,
+        this.deps.namespace,
         stream.name,
         effective,
-        clusterTarget(this.deps.namespace, binding.cluster),
-        ["input", "config"],
-      );
+        binding.cluster,
+      ).catch((error: unknown) => {
+        throw onCluster(error, binding.cluster.name);
+      });
     }
+    return bindings.map((b) => `${b.id}@${b.generation}`);
   }
 
   private async findLive(name: string): Promise<Stream> {
@@ -196,4 +210,11 @@ function sameConfigs(a: ConfigSet, b: ConfigSet): boolean {
 
 function notFound(name: string): RegistryError {
   return new RegistryError(ErrorCode.NOT_FOUND, `stream "${name}" does not exist`, ["input", "name"]);
+}
+
+/** Says which bound cluster refused, since the input names only the stream. */
+function onCluster(error: unknown, cluster: string): unknown {
+  const errors = asUserErrors(error);
+  if (!errors) return error;
+  return new UserErrors(errors.map((e) => ({ ...e, message: `on cluster "${cluster}": ${e.message}` })));
 }

@@ -1,0 +1,39 @@
+import type { Tx } from "./transaction.ts";
+
+/** The job kind that reconciles one binding (its target is the binding's id). */
+export const BINDING_JOB = "binding";
+
+/**
+ * Gives every live binding of a stream or a cluster a new generation, a reconcile job and a
+ * change-log entry, because what it realizes changed. Three set-based statements whatever the
+ * number of bindings, so a cluster with thousands of them holds the write lock only briefly.
+ * `fqnPrefix` is the namespace as it starts a fully qualified name ("/" or "/aws/").
+ */
+export async function touchBindings(
+  tx: Tx,
+  of: { streamId: string } | { clusterId: string },
+  fqnPrefix: string,
+  actor: string,
+): Promise<number> {
+  const [column, id] = "streamId" in of ? ["stream_id", of.streamId] : ["cluster_id", of.clusterId];
+  const touched = await tx.$queryRawUnsafe<{ id: string; generation: number; fqn: string }[]>(
+    `UPDATE binding b SET generation = b.generation + 1, phase = 'PENDING', message = NULL,
+       status_updated_at = now(), updated_at = now()
+     FROM stream s, cluster c
+     WHERE b.${column} = $1::uuid AND b.phase <> 'DELETING' AND s.id = b.stream_id AND c.id = b.cluster_id
+     RETURNING b.id::text AS id, b.generation, $2 || c.name || '/' || s.name AS fqn`,
+    id,
+    fqnPrefix,
+  );
+  if (touched.length === 0) return 0;
+  const ids = touched.map((t) => t.id);
+  await tx.$executeRaw`
+    INSERT INTO job (kind, target_id) SELECT ${BINDING_JOB}, unnest(${ids}::text[])
+    ON CONFLICT (kind, target_id) DO UPDATE SET seq = job.seq + 1, run_at = now(), attempts = 0, last_error = NULL`;
+  await tx.$executeRaw`
+    INSERT INTO change (entity_type, entity_key, action, generation, actor, data)
+    SELECT 'binding', fqn, 'updated', generation, ${actor}, '{}'::jsonb
+    FROM unnest(${touched.map((t) => t.fqn)}::text[], ${touched.map((t) => t.generation)}::int[]) AS t(fqn, generation)
+    ORDER BY fqn`;
+  return touched.length;
+}
