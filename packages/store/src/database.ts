@@ -3,6 +3,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import pg from "pg";
+import { lockDataDir } from "./data-dir-lock.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 
 /** Plain SQL on one session: what migrations and job leasing need beyond Prisma's query builder. */
@@ -66,8 +67,15 @@ async function openPostgres(url: string, max: number): Promise<Database> {
 }
 
 async function openPGlite(dataDir: string | undefined): Promise<Database> {
-  if (dataDir) await mkdir(dataDir, { recursive: true });
-  const pglite = await PGlite.create(dataDir ? { dataDir } : {});
+  let unlock = async () => {};
+  if (dataDir) {
+    await mkdir(dataDir, { recursive: true });
+    unlock = await lockDataDir(dataDir);
+  }
+  const pglite = await PGlite.create(dataDir ? { dataDir } : {}).catch(async (error: unknown) => {
+    await unlock();
+    throw error;
+  });
   const { prisma, onQuery } = createClient(new PrismaPGlite(pglite));
   const session: SqlSession = {
     query: async (sql, params) => (await pglite.query(sql, params)).rows as never,
@@ -82,6 +90,7 @@ async function openPGlite(dataDir: string | undefined): Promise<Database> {
     async close() {
       await prisma.$disconnect();
       await pglite.close();
+      await unlock();
     },
   };
 }

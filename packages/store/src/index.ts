@@ -1,5 +1,6 @@
 export * from "./bindings.ts";
 export * from "./change-log.ts";
+export * from "./data-dir-lock.ts";
 export * from "./database.ts";
 export * from "./db-errors.ts";
 export * from "./job-queue.ts";
