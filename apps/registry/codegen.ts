@@ -29,6 +29,7 @@ const config: CodegenConfig = {
           ConfigMaps: "@stream-registry/core#ConfigMaps",
           ConfigValue: "@stream-registry/core#ConfigValue",
           DateTime: "Date",
+          JSON: "unknown",
         },
       },
     },

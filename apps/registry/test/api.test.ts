@@ -249,7 +249,7 @@ describe.each(databaseKinds)("registry API on %s", (kind) => {
 
     const { changes } = await r.query<{
       changes: { nodes: { seq: string; entityType: string; entityKey: string; action: string }[] };
-    }>(`{ changes(first: 500) { nodes { seq entityType entityKey action actor } } }`);
+    }>(`{ changes(first: 500) { nodes { seq entityType entityKey action actor data } } }`);
     const seqs = changes.nodes.map((c) => BigInt(c.seq));
     expect(seqs).toEqual([...seqs].sort((a, b) => (a < b ? -1 : 1)));
     expect(changes.nodes).toContainEqual(
@@ -258,6 +258,17 @@ describe.each(databaseKinds)("registry API on %s", (kind) => {
         entityKey: "sec-c1",
         action: "created",
         actor: "anonymous",
+        // The log says what the cluster became, without its secrets.
+        data: {
+          provider: "registry-only",
+          config: {
+            "apache.kafka": {
+              "bootstrap.servers": "b:9092",
+              "sasl.jaas.config": "********",
+              "ssl.key.password": "********",
+            },
+          },
+        },
       }),
     );
   });

@@ -41,3 +41,10 @@ function parseDate(value: unknown): Date {
   if (!date || Number.isNaN(date.getTime())) throw new GraphQLError("DateTime must be an ISO-8601 string");
   return date;
 }
+
+export const JSONScalar = new GraphQLScalarType<unknown, unknown>({
+  name: "JSON",
+  serialize: (value) => value,
+  parseValue: (value) => value,
+  parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),
+});

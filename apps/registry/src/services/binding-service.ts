@@ -21,6 +21,7 @@ import {
 import type { Actor, ServiceDeps } from "./deps.ts";
 import { retryOnStale, StaleRead } from "./optimistic.ts";
 import { throwIfAny } from "./user-errors.ts";
+import { configSetData } from "./change-data.ts";
 
 export interface BindingInput extends ConfigInput {
   stream: string;
@@ -92,6 +93,7 @@ export class BindingService {
           action: "created",
           generation: 1,
           actor,
+          data: configSetData(created),
         });
         return created;
       });

@@ -1,6 +1,7 @@
 import { formatFqn, nextPhase, Phase } from "@stream-registry/core";
 import { BINDING_JOB, enqueueJob, recordChange, type Binding, type Tx } from "@stream-registry/store";
 import { StaleRead } from "./optimistic.ts";
+import { configSetData } from "./change-data.ts";
 
 /**
  * Writes a change of a binding's desired state (new overrides, or a delete request): new
@@ -38,6 +39,7 @@ export async function changeBinding(
     action: deleting ? "delete-requested" : "updated",
     generation: updated.generation,
     actor,
+    data: deleting ? {} : configSetData(updated),
   });
   if (deleting && binding.isDefault) await promoteNextDefault(tx, binding.streamId, actor, names);
   return updated;

@@ -12,6 +12,7 @@ import { recordChange, touchBindings, writeTransaction, type Cluster } from "@st
 import { registryOnlyProvider } from "../providers/registry-only.ts";
 import type { Actor, ServiceDeps } from "./deps.ts";
 import { collect, pushIf, throwIfAny } from "./user-errors.ts";
+import { clusterData } from "./change-data.ts";
 
 export interface DeclareClusterInput {
   name: string;
@@ -60,6 +61,7 @@ export class ClusterService {
           action: "created",
           generation: 1,
           actor,
+          data: clusterData(cluster),
         });
         return { cluster, created: true };
       }
@@ -84,6 +86,7 @@ export class ClusterService {
         action: "updated",
         generation: cluster.generation,
         actor,
+        data: clusterData(cluster),
       });
       await touchBindings(tx, { clusterId: cluster.id }, fqnPrefix(this.deps.namespace), actor);
       return { cluster, created: false };

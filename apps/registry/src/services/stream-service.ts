@@ -26,6 +26,7 @@ import {
 import type { Actor, ServiceDeps } from "./deps.ts";
 import { retryOnStale, StaleRead } from "./optimistic.ts";
 import { asUserErrors, pushIf, throwIfAny, UserErrors } from "./user-errors.ts";
+import { configSetData } from "./change-data.ts";
 
 export interface StreamInput extends ConfigInput {
   name: string;
@@ -48,6 +49,7 @@ export class StreamService {
           action: "created",
           generation: 1,
           actor,
+          data: configSetData(stream),
         });
         return stream;
       });
@@ -94,6 +96,7 @@ export class StreamService {
           action: "updated",
           generation: updated.generation,
           actor,
+          data: configSetData(updated),
         });
         await touchBindings(tx, { streamId: updated.id }, fqnPrefix(this.deps.namespace), actor);
         return updated;

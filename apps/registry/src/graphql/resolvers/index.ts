@@ -1,5 +1,5 @@
 import type { Resolvers } from "../../generated/resolvers-types.ts";
-import { ConfigMapsScalar, ConfigValueScalar, DateTimeScalar } from "../scalars.ts";
+import { ConfigMapsScalar, ConfigValueScalar, DateTimeScalar, JSONScalar } from "../scalars.ts";
 import { BindingType, Cluster, Namespace, ResourceStatus, Stream } from "./entities.ts";
 import { Mutation } from "./mutation.ts";
 import { Query } from "./query.ts";
@@ -16,4 +16,5 @@ export const resolvers: Resolvers = {
   ConfigMaps: ConfigMapsScalar,
   ConfigValue: ConfigValueScalar,
   DateTime: DateTimeScalar,
+  JSON: JSONScalar,
 };
