@@ -1,11 +1,13 @@
 import type { AddressInfo } from "node:net";
 import { ApolloServer } from "@apollo/server";
-import { migrate, openDatabase, pendingMigrations, type Database } from "@stream-registry/store";
+import { migrate, openDatabase, type Database } from "@stream-registry/store";
 import type { RegistryConfig } from "./config.ts";
 import type { GraphQLContext } from "./graphql/context.ts";
 import { createErrorFormatter, errorLoggingPlugin } from "./graphql/errors.ts";
 import { createLoaders } from "./graphql/loaders.ts";
+import { operationNamePlugin } from "./graphql/operation-name-plugin.ts";
 import { buildSchema } from "./graphql/schema.ts";
+import { checkReadiness } from "./http/readiness.ts";
 import { createHttpServer } from "./http/server.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { loadProviders } from "./providers/load-providers.ts";
@@ -50,7 +52,7 @@ export async function startRegistry(
       schema: buildSchema(),
       formatError: createErrorFormatter(config.production),
       includeStacktraceInErrorResponses: false,
-      plugins: [errorLoggingPlugin()],
+      plugins: [errorLoggingPlugin(), operationNamePlugin()],
       logger: {
         debug: (message) => logger.debug(message),
         info: (message) => logger.info(message),
@@ -71,22 +73,7 @@ export async function startRegistry(
         logger,
         requestLog: {},
       }),
-      readiness: async () => {
-        const database = await db.prisma.$queryRaw`SELECT 1`.then(
-          () => "ok",
-          (e: Error) => e.message,
-        );
-        const pending = database === "ok" ? await pendingMigrations(db).catch(() => []) : [];
-        const checks = {
-          database,
-          migrations: pending.length === 0 ? "applied" : `pending: ${pending.join(", ")}`,
-          reconciler: config.reconciler.enabled ? (reconciler.isRunning ? "running" : "stopped") : "disabled",
-        };
-        return {
-          ready: database === "ok" && pending.length === 0 && checks.reconciler !== "stopped",
-          checks,
-        };
-      },
+      readiness: () => checkReadiness(db, reconciler, config.reconciler.enabled),
     });
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);

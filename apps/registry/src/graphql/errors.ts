@@ -46,17 +46,11 @@ export function createErrorFormatter(production: boolean) {
   };
 }
 
-/**
- * Logs unexpected errors with the request id and puts that id on them for the caller to quote;
- * records the operation's name (named in the document or the request) for the request log.
- */
+/** Logs unexpected errors with the request id, and puts that id on them for the caller to quote. */
 export function errorLoggingPlugin(): ApolloServerPlugin<GraphQLContext> {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ operationName, contextValue }) {
-          if (operationName) contextValue.requestLog.operationName = operationName;
-        },
         async didEncounterErrors({ errors, contextValue }) {
           for (const error of errors) {
             const original = unwrapResolverError(error);

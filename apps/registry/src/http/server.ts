@@ -3,13 +3,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { ApolloServer } from "@apollo/server";
 import type { GraphQLContext } from "../graphql/context.ts";
 import type { Logger } from "../logger.ts";
+import type { Readiness } from "./readiness.ts";
 import { handleGraphQL, readJsonBody, sendJson } from "./apollo-handler.ts";
 
 export interface HttpDeps {
   apollo: ApolloServer<GraphQLContext>;
   logger: Logger;
   createContext: (requestId: string, actor: string) => GraphQLContext;
-  readiness: () => Promise<{ ready: boolean; checks: Record<string, unknown> }>;
+  readiness: () => Promise<Readiness>;
 }
 
 /**

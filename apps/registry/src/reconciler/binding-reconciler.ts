@@ -125,26 +125,37 @@ async function removeStreamIfDone(tx: Tx, streamId: string): Promise<void> {
   });
 }
 
+/** A failed attempt: the provider's words, and what to show while a retry is pending. */
+export interface Failure {
+  message: string;
+  retryMessage: string;
+  /** The provider said trying again cannot help. */
+  permanent: boolean;
+}
+
 /**
  * Records a failed attempt on the binding's status, unless its desired state changed since the
- * attempt read it (that newer state has its own job). A permanent failure makes it FAILED; a
- * transient one leaves the phase and says what happened. Returns the phase now recorded.
+ * attempt read it (that newer state has its own job). A permanent failure makes the binding
+ * FAILED, except while it is being deleted: a deletion is never abandoned. Says whether the job
+ * is finished ("failed") or must be tried again ("retry").
  */
 export async function recordBindingFailure(
   deps: ReconcileDeps,
   attempt: Attempt,
-  message: string,
-  permanent: boolean,
-): Promise<Phase | undefined> {
+  failure: Failure,
+): Promise<"failed" | "retry"> {
   return writeTransaction(deps.db.prisma, async (tx) => {
     const binding = await tx.binding.findUnique({
       where: { id: attempt.bindingId },
       include: { stream: true, cluster: true },
     });
-    if (!binding || (attempt.generation !== undefined && binding.generation !== attempt.generation))
-      return binding?.phase as Phase | undefined;
+    if (!binding || (attempt.generation !== undefined && binding.generation !== attempt.generation)) {
+      return "retry";
+    }
     const current = binding.phase as Phase;
-    const phase = permanent ? nextPhase(current, "failed") : current;
+    const final = failure.permanent && current !== Phase.DELETING;
+    const phase = final ? nextPhase(current, "failed") : current;
+    const message = final ? failure.message : failure.retryMessage;
     await tx.binding.update({
       where: { id: binding.id },
       data: { phase, message, statusUpdatedAt: new Date() },
@@ -159,6 +170,6 @@ export async function recordBindingFailure(
         data: { phase, message },
       });
     }
-    return phase;
+    return final ? "failed" : "retry";
   });
 }

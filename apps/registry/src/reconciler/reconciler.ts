@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { Phase, retryDelayMs } from "@stream-registry/core";
+import { retryDelayMs } from "@stream-registry/core";
 import { ProviderError } from "@stream-registry/provider-api";
 import {
   BINDING_JOB,
@@ -170,31 +170,24 @@ export class Reconciler {
         return;
       }
       const message = error instanceof Error ? error.message : String(error);
-      // Only a provider can say a failure is permanent; anything else (an outage, a bug) is retried.
-      const permanent = error instanceof ProviderError && !error.retriable;
-      if (permanent) {
-        const phase = await recordBindingFailure(this.deps, attempt, message, true);
-        // A deletion is never abandoned: it stays DELETING and keeps being retried.
-        if (phase !== Phase.DELETING) {
-          await completeJob(prisma, job, this.worker);
-          this.logger.warn(
-            { ...log, outcome: "failed", error: message, durationMs: elapsed(started) },
-            "reconcile",
-          );
-          return;
-        }
-      }
       const delayMs = retryDelayMs(job.attempts, {
         baseMs: this.config.retryBaseMs,
         maxMs: this.config.retryMaxMs,
       });
-      const status = `attempt ${job.attempts} failed: ${message}; retrying in ${(delayMs / 1000).toFixed(1)}s`;
-      await recordBindingFailure(this.deps, attempt, status, false);
+      const outcome = await recordBindingFailure(this.deps, attempt, {
+        message,
+        retryMessage: `attempt ${job.attempts} failed: ${message}; retrying in ${(delayMs / 1000).toFixed(1)}s`,
+        // Only a provider can say a failure is permanent; anything else (an outage, a bug) is retried.
+        permanent: error instanceof ProviderError && !error.retriable,
+      });
+      const durationMs = elapsed(started);
+      if (outcome === "failed") {
+        await completeJob(prisma, job, this.worker);
+        this.logger.warn({ ...log, outcome, error: message, durationMs }, "reconcile");
+        return;
+      }
       await retryJob(prisma, job, this.worker, delayMs, message);
-      this.logger.warn(
-        { ...log, outcome: "retry", error: message, delayMs, durationMs: elapsed(started) },
-        "reconcile",
-      );
+      this.logger.warn({ ...log, outcome, error: message, delayMs, durationMs }, "reconcile");
     } catch (recordError) {
       // The lease expires and the job is tried again; nothing is lost.
       this.logger.error({ ...log, err: recordError }, "reconcile failure could not be recorded");
