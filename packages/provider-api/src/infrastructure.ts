@@ -14,12 +14,28 @@ export interface OperationContext {
   signal: AbortSignal;
 }
 
-/** What a provider saw after realizing a binding; shown to users beside the binding's status. */
+/** A JSON value, as stored by the registry and served to API users. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * What a provider saw of a binding in the underlying platform; shown to users beside the binding's
+ * status, e.g. for Kafka `{ partitions: 6, replicationFactor: 3, configs: {...}, records: 42 }`.
+ */
 export interface BindingObservation {
   /** A short human-readable summary, e.g. "topic has 10 partitions, replication 3". */
   message?: string;
-  /** Provider-specific facts (partitions, configs, record counts...), all scalars. */
-  details?: Record<string, string | number | boolean>;
+  /** Provider-specific facts (partitions, configs, record counts...). */
+  details?: { [key: string]: JsonValue };
+}
+
+/** What a connectivity probe of a cluster found; the registry shows it as the cluster's health. */
+export interface ClusterProbe {
+  /** How long the probe's round trip took. */
+  latencyMs: number;
+  /** Brokers (or nodes) the cluster reported, when the platform has such a notion. */
+  brokerCount?: number;
+  /** Provider-specific facts, e.g. the controller id or the cluster id. */
+  details?: { [key: string]: JsonValue };
 }
 
 export interface BindingRequest {
@@ -37,8 +53,20 @@ export interface BindingRequest {
  * Failures are thrown as InfrastructureError.
  */
 export interface StreamInfrastructureManager {
-  /** Validates the config maps given for a cluster (DECLARE CLUSTER). */
-  validateCluster(clusterName: string, configMaps: ConfigMaps, context: OperationContext): Promise<void>;
+  /**
+   * Validates the config maps given for a cluster (DECLARE CLUSTER). A provider that can reach the
+   * cluster probes it and returns what it found; an unreachable cluster is a retriable error.
+   */
+  validateCluster(
+    clusterName: string,
+    configMaps: ConfigMaps,
+    context: OperationContext,
+  ): Promise<ClusterProbe | void>;
+  /**
+   * Probes a declared cluster's connectivity (called periodically for health). Throws a retriable
+   * InfrastructureError when the cluster cannot be reached.
+   */
+  probeCluster(cluster: ClusterTarget, context: OperationContext): Promise<ClusterProbe>;
   /**
    * Validates a stream's config maps; `cluster` is set when they are about to be bound there, so a
    * provider can check them against that cluster (e.g. replication at most the broker count).
@@ -52,6 +80,15 @@ export interface StreamInfrastructureManager {
   createStreamBinding(request: BindingRequest, context: OperationContext): Promise<BindingObservation | void>;
   /** Brings an existing binding to the given config maps. */
   updateStreamBinding(request: BindingRequest, context: OperationContext): Promise<BindingObservation | void>;
+  /**
+   * Observes a binding as it is now in the platform (for Kafka: partitions, replication, configs,
+   * records); null when it does not exist there.
+   */
+  observeStreamBinding(
+    streamName: string,
+    cluster: ClusterTarget,
+    context: OperationContext,
+  ): Promise<BindingObservation | null>;
   /** Deletes the binding; deleting one that is already gone is success. */
   deleteStreamBinding(streamName: string, cluster: ClusterTarget, context: OperationContext): Promise<void>;
 }

@@ -74,9 +74,9 @@ export class ProviderRegistry {
   }
 
   async validateCluster(provider: StreamProvider, name: string, config: ConfigMaps, field: string[]) {
-    await this.callValidation(provider, field, (signal) =>
-      provider.infrastructure.validateCluster(name, config, { signal }),
-    );
+    await this.callValidation(provider, field, async (signal) => {
+      await provider.infrastructure.validateCluster(name, config, { signal });
+    });
   }
 
   async validateStream(

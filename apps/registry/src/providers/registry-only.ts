@@ -10,6 +10,12 @@ export const registryOnlyProvider = {
   configMaps: [],
   infrastructure: {
     async validateCluster() {},
+    async probeCluster() {
+      return { latencyMs: 0 };
+    },
+    async observeStreamBinding() {
+      return { message: "registry-only provider: metadata only, nothing to observe" };
+    },
     async validateStream() {},
     async createStreamBinding() {
       return { message: "recorded (registry-only provider: nothing to realize)" };

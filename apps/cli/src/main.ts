@@ -1,0 +1,3 @@
+export async function main(_args: string[]): Promise<number> {
+  return 0;
+}
