@@ -1,0 +1,218 @@
+/**
+ * Syntax tree of the Stream Registry DDL (the statements of seed 000, plus the issue's extensions).
+ * Every statement is a plain object discriminated on `kind`; config blocks are plain JSON values so a
+ * client can hand them straight to GraphQL as variables.
+ */
+
+/** Where a node sits in the source: 1-based line/column of its first character, 0-based offsets. */
+export interface Span {
+  line: number;
+  column: number;
+  offset: number;
+  /** Offset just past the node's last character (for `;`-terminated statements, past the `;`). */
+  endOffset: number;
+}
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
+export interface JsonObject {
+  [key: string]: JsonValue;
+}
+
+/**
+ * A `{ ... }` config block: config-map name -> config map, e.g. `{ "apache.kafka": { "partitions": 10 } }`.
+ * Keys keep their written order (except integer-like keys, which JavaScript objects sort first).
+ */
+export type ConfigBlock = JsonObject;
+
+/** The optional config clauses shared by streams and bindings. Absent clause = property undefined. */
+export interface ConfigClauses {
+  config?: ConfigBlock;
+  producerConfig?: ConfigBlock;
+  consumerConfig?: ConfigBlock;
+}
+
+/** The body of `REGISTER ... SCHEMA ( ... )`: a file reference or an inline JSON schema. */
+export type SchemaSource =
+  { kind: "file"; path: string; span: Span } | { kind: "inline"; schema: InlineSchema; span: Span };
+
+/** An inline schema is JSON as Avro writes it: a string (`"string"`), an object, or an array (a union). */
+export type InlineSchema = string | JsonObject | JsonValue[];
+
+/** Fields every statement node has. */
+export interface Node<K extends string> {
+  kind: K;
+  span: Span;
+}
+
+// Namespaces and clusters
+export type ShowNamespace = Node<"showNamespace">;
+export interface DeclareDefaultNamespace extends Node<"declareDefaultNamespace"> {
+  namespace: string;
+}
+export interface DeclareParentRegistry extends Node<"declareParentRegistry"> {
+  url: string;
+}
+export interface DeclareCluster extends Node<"declareCluster"> {
+  cluster: string;
+  /** Provider kind, e.g. "kafka"; undefined = the registry's default provider. */
+  provider?: string;
+  config?: ConfigBlock;
+}
+
+// Streams
+export interface CreateStream extends Node<"createStream">, ConfigClauses {
+  stream: string;
+}
+export interface UpdateStream extends Node<"updateStream">, ConfigClauses {
+  stream: string;
+}
+export interface DeleteStream extends Node<"deleteStream"> {
+  stream: string;
+  cascade: boolean;
+}
+
+// Bindings
+export interface CreateBinding extends Node<"createBinding">, ConfigClauses {
+  stream: string;
+  cluster: string;
+}
+export interface UpdateBinding extends Node<"updateBinding">, ConfigClauses {
+  stream: string;
+  cluster: string;
+}
+export interface DeleteBinding extends Node<"deleteBinding"> {
+  stream: string;
+  cluster: string;
+}
+export interface DescribeBindings extends Node<"describeBindings"> {
+  stream: string;
+}
+
+// Schemas
+export interface RegisterKeySchema extends Node<"registerKeySchema"> {
+  stream: string;
+  schema: SchemaSource;
+}
+export interface RegisterTypeSchema extends Node<"registerTypeSchema"> {
+  /** The type (record) name; the subject is `<stream>-<typeName>`. */
+  typeName: string;
+  stream: string;
+  schema: SchemaSource;
+}
+
+// Sources and sinks
+export interface ShowSourceTypes extends Node<"showSourceTypes"> {
+  cluster: string;
+}
+export interface ShowSinkTypes extends Node<"showSinkTypes"> {
+  cluster: string;
+}
+export interface CreateStreamSource extends Node<"createStreamSource"> {
+  source: string;
+  type: string;
+  config?: ConfigBlock;
+  cluster: string;
+}
+export interface DescribeStreamSource extends Node<"describeStreamSource"> {
+  source: string;
+}
+export interface UpdateStreamSource extends Node<"updateStreamSource"> {
+  source: string;
+  config: ConfigBlock;
+}
+export interface DeleteStreamSource extends Node<"deleteStreamSource"> {
+  source: string;
+}
+export interface CreateStreamSink extends Node<"createStreamSink"> {
+  sink: string;
+  type: string;
+  config?: ConfigBlock;
+  cluster: string;
+}
+export interface DescribeStreamSink extends Node<"describeStreamSink"> {
+  sink: string;
+}
+export interface UpdateStreamSink extends Node<"updateStreamSink"> {
+  sink: string;
+  config: ConfigBlock;
+}
+export interface DeleteStreamSink extends Node<"deleteStreamSink"> {
+  sink: string;
+}
+
+// Replication
+/** `REPLICATE BINDING "<sourceCluster>/<stream>" [FROM NAMESPACE "<namespace>"] TO CLUSTER "<cluster>"`. */
+export interface ReplicateBinding extends Node<"replicateBinding"> {
+  sourceCluster: string;
+  stream: string;
+  /** Remote namespace of the source binding; undefined = the current namespace. */
+  namespace?: string;
+  /** Target cluster (local). */
+  cluster: string;
+}
+export interface ShowReplications extends Node<"showReplications"> {
+  /** undefined = every replication in the current namespace. */
+  cluster?: string;
+}
+
+// Relocation
+export interface CreateStreamRelocation extends Node<"createStreamRelocation"> {
+  stream: string;
+  fromCluster: string;
+  toCluster: string;
+}
+export interface DescribeStreamRelocation extends Node<"describeStreamRelocation"> {
+  stream: string;
+  fromCluster: string;
+}
+export interface DeleteStreamRelocation extends Node<"deleteStreamRelocation"> {
+  stream: string;
+  fromCluster: string;
+}
+
+// Discovery
+export interface ShowStreams extends Node<"showStreams"> {
+  /** SQL LIKE pattern (`%` any run, `_` one character); undefined = all streams. */
+  like?: string;
+}
+export type ShowClusters = Node<"showClusters">;
+export interface DescribeStream extends Node<"describeStream"> {
+  stream: string;
+}
+
+export type Statement =
+  | ShowNamespace
+  | DeclareDefaultNamespace
+  | DeclareParentRegistry
+  | DeclareCluster
+  | CreateStream
+  | UpdateStream
+  | DeleteStream
+  | CreateBinding
+  | UpdateBinding
+  | DeleteBinding
+  | DescribeBindings
+  | RegisterKeySchema
+  | RegisterTypeSchema
+  | ShowSourceTypes
+  | ShowSinkTypes
+  | CreateStreamSource
+  | DescribeStreamSource
+  | UpdateStreamSource
+  | DeleteStreamSource
+  | CreateStreamSink
+  | DescribeStreamSink
+  | UpdateStreamSink
+  | DeleteStreamSink
+  | ReplicateBinding
+  | ShowReplications
+  | CreateStreamRelocation
+  | DescribeStreamRelocation
+  | DeleteStreamRelocation
+  | ShowStreams
+  | ShowClusters
+  | DescribeStream;
+
+export type StatementKind = Statement["kind"];
+/** The statement node of one kind: `StatementOf<"createStream">` is `CreateStream`. */
+export type StatementOf<K extends StatementKind> = Extract<Statement, { kind: K }>;

@@ -1,0 +1,44 @@
+/** A DDL text that does not follow the grammar. The message names file:line:column, expected and found. */
+export class DdlSyntaxError extends Error {
+  override readonly name = "DdlSyntaxError";
+  readonly fileName: string | undefined;
+  /** 1-based. */
+  readonly line: number;
+  /** 1-based. */
+  readonly column: number;
+  readonly offset: number;
+  /** What the parser would have accepted here, as displayed (`"TO"`, `a string`, ...). */
+  readonly expected: string[];
+  /** What it found, as displayed (`"CLUSTR"`, `end of input`, ...). */
+  readonly found: string;
+
+  constructor(args: {
+    fileName?: string | undefined;
+    line: number;
+    column: number;
+    offset: number;
+    expected: string[];
+    found: string;
+    /** Replaces the `expected X, found Y` part when the problem is not about a missing token. */
+    detail?: string;
+    /** Appended in parentheses, e.g. where an unclosed block was opened. */
+    note?: string;
+  }) {
+    const where = `${args.fileName ?? "<input>"}:${args.line}:${args.column}`;
+    const what = args.detail ?? `expected ${describeExpected(args.expected)}, found ${args.found}`;
+    super(`${where}: ${what}${args.note === undefined ? "" : ` (${args.note})`}`);
+    this.fileName = args.fileName;
+    this.line = args.line;
+    this.column = args.column;
+    this.offset = args.offset;
+    this.expected = args.expected;
+    this.found = args.found;
+  }
+}
+
+function describeExpected(expected: string[]): string {
+  const unique = [...new Set(expected)];
+  if (unique.length === 0) return "nothing";
+  if (unique.length === 1) return unique[0] as string;
+  return `one of ${unique.join(", ")}`;
+}

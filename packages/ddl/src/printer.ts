@@ -1,0 +1,114 @@
+import type { ConfigClauses, SchemaSource, Statement } from "./ast.ts";
+import { printJson, quote } from "./json-printer.ts";
+import { isBarePath } from "./lexer.ts";
+
+/**
+ * Canonical text of one statement: uppercase keywords, clauses in grammar order, config blocks as
+ * 2-space indented JSON, ending with `;`. parse(print(s)) gives back `s` (spans aside).
+ */
+export function print(statement: Statement): string {
+  return `${printBody(statement)};`;
+}
+
+/** Statements one after another, each on its own line(s), ending with a newline. */
+export function printScript(statements: Statement[]): string {
+  return statements.map((statement) => `${print(statement)}\n`).join("");
+}
+
+function printBody(s: Statement): string {
+  switch (s.kind) {
+    case "showNamespace":
+      return "SHOW NAMESPACE";
+    case "declareDefaultNamespace":
+      return `DECLARE DEFAULT NAMESPACE ${quote(s.namespace)}`;
+    case "declareParentRegistry":
+      return `DECLARE PARENT REGISTRY ${quote(s.url)}`;
+    case "declareCluster":
+      return [
+        `DECLARE CLUSTER ${quote(s.cluster)}`,
+        s.provider === undefined ? "" : ` WITH PROVIDER ${quote(s.provider)}`,
+        s.config === undefined ? "" : ` WITH CONFIG ${printJson(s.config)}`,
+      ].join("");
+    case "createStream":
+      return `CREATE STREAM ${quote(s.stream)}${configClauses(s)}`;
+    case "updateStream":
+      return `UPDATE STREAM ${quote(s.stream)}${configClauses(s)}`;
+    case "deleteStream":
+      return `DELETE STREAM ${quote(s.stream)}${s.cascade ? " CASCADE" : ""}`;
+    case "createBinding":
+      return `CREATE BINDING ${quote(s.stream)} TO CLUSTER ${quote(s.cluster)}${configClauses(s)}`;
+    case "updateBinding":
+      return `UPDATE BINDING ${quote(s.stream)} TO CLUSTER ${quote(s.cluster)}${configClauses(s)}`;
+    case "deleteBinding":
+      return `DELETE BINDING ${quote(s.stream)} FROM CLUSTER ${quote(s.cluster)}`;
+    case "describeBindings":
+      return `DESCRIBE BINDINGS ${quote(s.stream)}`;
+    case "registerKeySchema":
+      return `REGISTER KEY SCHEMA ${schemaBody(s.schema)} ON STREAM ${quote(s.stream)}`;
+    case "registerTypeSchema":
+      return `REGISTER TYPE SCHEMA ${quote(s.typeName)} ${schemaBody(s.schema)} ON STREAM ${quote(s.stream)}`;
+    case "showSourceTypes":
+      return `SHOW SOURCE TYPES FOR CLUSTER ${quote(s.cluster)}`;
+    case "showSinkTypes":
+      return `SHOW SINK TYPES FOR CLUSTER ${quote(s.cluster)}`;
+    case "createStreamSource":
+      return `CREATE STREAM SOURCE ${quote(s.source)}${connectorCreateRest(s)}`;
+    case "createStreamSink":
+      return `CREATE STREAM SINK ${quote(s.sink)}${connectorCreateRest(s)}`;
+    case "describeStreamSource":
+      return `DESCRIBE STREAM SOURCE ${quote(s.source)}`;
+    case "describeStreamSink":
+      return `DESCRIBE STREAM SINK ${quote(s.sink)}`;
+    case "updateStreamSource":
+      return `UPDATE STREAM SOURCE ${quote(s.source)} WITH CONFIG ${printJson(s.config)}`;
+    case "updateStreamSink":
+      return `UPDATE STREAM SINK ${quote(s.sink)} WITH CONFIG ${printJson(s.config)}`;
+    case "deleteStreamSource":
+      return `DELETE STREAM SOURCE ${quote(s.source)}`;
+    case "deleteStreamSink":
+      return `DELETE STREAM SINK ${quote(s.sink)}`;
+    case "replicateBinding":
+      return [
+        `REPLICATE BINDING ${quote(`${s.sourceCluster}/${s.stream}`)}`,
+        s.namespace === undefined ? "" : ` FROM NAMESPACE ${quote(s.namespace)}`,
+        ` TO CLUSTER ${quote(s.cluster)}`,
+      ].join("");
+    case "showReplications":
+      return `SHOW REPLICATIONS${s.cluster === undefined ? "" : ` ON CLUSTER ${quote(s.cluster)}`}`;
+    case "createStreamRelocation":
+      return `CREATE STREAM RELOCATION ${quote(s.stream)} FROM CLUSTER ${quote(s.fromCluster)} TO CLUSTER ${quote(s.toCluster)}`;
+    case "describeStreamRelocation":
+      return `DESCRIBE STREAM RELOCATION ${quote(s.stream)} FROM CLUSTER ${quote(s.fromCluster)}`;
+    case "deleteStreamRelocation":
+      return `DELETE STREAM RELOCATION ${quote(s.stream)} FROM CLUSTER ${quote(s.fromCluster)}`;
+    case "showStreams":
+      return `SHOW STREAMS${s.like === undefined ? "" : ` LIKE ${quote(s.like)}`}`;
+    case "showClusters":
+      return "SHOW CLUSTERS";
+    case "describeStream":
+      return `DESCRIBE STREAM ${quote(s.stream)}`;
+  }
+}
+
+function configClauses(s: ConfigClauses): string {
+  return [
+    s.config === undefined ? "" : ` WITH CONFIG ${printJson(s.config)}`,
+    s.producerConfig === undefined ? "" : ` WITH PRODUCER CONFIG ${printJson(s.producerConfig)}`,
+    s.consumerConfig === undefined ? "" : ` WITH CONSUMER CONFIG ${printJson(s.consumerConfig)}`,
+  ].join("");
+}
+
+function connectorCreateRest(s: { type: string; config?: ConfigClauses["config"]; cluster: string }): string {
+  const config = s.config === undefined ? "" : ` WITH CONFIG ${printJson(s.config)}`;
+  return ` WITH TYPE ${quote(s.type)}${config} ON CLUSTER ${quote(s.cluster)}`;
+}
+
+function schemaBody(schema: SchemaSource): string {
+  const body = schema.kind === "file" ? `FILE ${printPath(schema.path)}` : printJson(schema.schema, "  ");
+  return `(\n  ${body}\n)`;
+}
+
+/** Bare when the lexer reads it back as one path token (as the seed writes it), quoted otherwise. */
+function printPath(path: string): string {
+  return isBarePath(path) ? path : quote(path);
+}

@@ -1,0 +1,33 @@
+import type { Statement } from "../ast.ts";
+import type { TokenStream } from "../token-stream.ts";
+import type { Token } from "../tokens.ts";
+
+/** SHOW NAMESPACE | CLUSTERS | STREAMS [LIKE] | REPLICATIONS [ON CLUSTER] | SOURCE/SINK TYPES FOR CLUSTER. */
+export function parseShow(tokens: TokenStream, start: Token): Statement {
+  if (tokens.acceptKeyword("NAMESPACE")) return { kind: "showNamespace", span: tokens.spanFrom(start) };
+  if (tokens.acceptKeyword("CLUSTERS")) return { kind: "showClusters", span: tokens.spanFrom(start) };
+  if (tokens.acceptKeyword("STREAMS")) {
+    if (!tokens.acceptKeyword("LIKE")) return { kind: "showStreams", span: tokens.spanFrom(start) };
+    const like = tokens.expectName("LIKE pattern").value;
+    return { kind: "showStreams", like, span: tokens.spanFrom(start) };
+  }
+  if (tokens.acceptKeyword("REPLICATIONS")) {
+    if (!tokens.acceptKeyword("ON")) return { kind: "showReplications", span: tokens.spanFrom(start) };
+    tokens.expectKeyword("CLUSTER");
+    const cluster = tokens.expectName("cluster name").value;
+    return { kind: "showReplications", cluster, span: tokens.spanFrom(start) };
+  }
+  for (const [keyword, kind] of [
+    ["SOURCE", "showSourceTypes"],
+    ["SINK", "showSinkTypes"],
+  ] as const) {
+    if (tokens.acceptKeyword(keyword)) {
+      tokens.expectKeyword("TYPES");
+      tokens.expectKeyword("FOR");
+      tokens.expectKeyword("CLUSTER");
+      const cluster = tokens.expectName("cluster name").value;
+      return { kind, cluster, span: tokens.spanFrom(start) };
+    }
+  }
+  throw tokens.fail();
+}
