@@ -1,3 +1,117 @@
-export async function main(_args: string[]): Promise<number> {
-  return 0;
+import { Command, CommanderError, Option } from "commander";
+import { applyFiles } from "./commands/apply.ts";
+import { runInline } from "./commands/inline.ts";
+import { runRepl } from "./commands/repl.ts";
+import { parseDuration } from "./duration.ts";
+import { asSrctlError, UsageError } from "./errors.ts";
+import { ExitCode, exitCodeHelp } from "./exit-codes.ts";
+import { processIo, type Io } from "./io.ts";
+import { Printer, type OutputFormat } from "./output/printer.ts";
+import type { CliSession } from "./session.ts";
+import { createSrctl, DEFAULT_REGISTRY, DEFAULT_WAIT_TIMEOUT_MS } from "./srctl.ts";
+
+interface GlobalOptions {
+  registry?: string;
+  execute?: string;
+  output: OutputFormat;
+  wait?: boolean;
+  timeout?: string;
+  continue?: boolean;
+  actor?: string;
+}
+
+const examples = `
+Examples:
+  srctl --registry http://localhost:4000/graphql            open a REPL
+  srctl apply -f streams.sql --wait                         run a file, wait until bindings are ONLINE
+  srctl -e 'SHOW NAMESPACE;' --output json                  run statements given inline
+
+Environment:
+  SRCTL_REGISTRY  default for --registry (else ${DEFAULT_REGISTRY})
+  SRCTL_ACTOR     default for --actor
+  SRCTL_HISTORY   REPL history file (default ~/.srctl_history; empty: no history)
+
+${exitCodeHelp}
+`;
+
+/** Runs srctl with `argv` (without node and the script) and returns the exit code. */
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  let exitCode: number = ExitCode.OK;
+  const program = new Command("srctl")
+    .description("The Stream Registry's DDL: a REPL, `apply -f` for scripts, `-e` for one-liners.")
+    .option("-r, --registry <url>", "the registry's GraphQL endpoint")
+    .option("-e, --execute <statements>", "run these statements and exit")
+    .addOption(
+      new Option("-o, --output <format>", "how results are printed")
+        .choices(["table", "json"])
+        .default("table"),
+    )
+    .option("-w, --wait", "wait until bindings settle (ONLINE, or gone when deleted); FAILED is an error")
+    .option(
+      "-t, --timeout <duration>",
+      `how long --wait waits (90, 90s, 2m) (default: ${DEFAULT_WAIT_TIMEOUT_MS / 1000}s)`,
+    )
+    .option("-c, --continue", "keep going after a failing statement, report all, exit non-zero")
+    .option("--actor <name>", "who to name in the registry's change log (x-actor header)")
+    .addHelpText("after", examples)
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+
+  program
+    .command("apply")
+    .description("run the statements of one or more files (all are parsed before anything runs)")
+    .requiredOption("-f, --file <path...>", "a file of statements; - reads standard input")
+    .action(async (options: { file: string[] }, command: Command) => {
+      exitCode = await withSession(command.optsWithGlobals<GlobalOptions>(), io, (session) =>
+        applyFiles(session, options.file),
+      );
+    });
+
+  program.action(async (options: GlobalOptions) => {
+    exitCode = await withSession(options, io, (session) =>
+      options.execute !== undefined ? runInline(session, options.execute) : runRepl(session),
+    );
+  });
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here with code 0; unknown options and bad values with 1.
+      return error.exitCode === 0 ? ExitCode.OK : ExitCode.BAD_INPUT;
+    }
+    throw error;
+  }
+  return exitCode;
+}
+
+async function withSession(
+  options: GlobalOptions,
+  io: Io,
+  body: (session: CliSession) => Promise<number>,
+): Promise<number> {
+  const printer = new Printer(options.output, { stdout: io.stdout, stderr: io.stderr });
+  try {
+    const registry = options.registry ?? io.env.SRCTL_REGISTRY ?? DEFAULT_REGISTRY;
+    if (!/^https?:\/\//.test(registry)) {
+      throw new UsageError(
+        `--registry must be an http(s) URL such as ${DEFAULT_REGISTRY}, got "${registry}"`,
+      );
+    }
+    const timeoutMs = options.timeout ? parseDuration(options.timeout, "--timeout") : DEFAULT_WAIT_TIMEOUT_MS;
+    const actor = options.actor ?? io.env.SRCTL_ACTOR;
+    const srctl = createSrctl({ registry, ...(actor ? { headers: { "x-actor": actor } } : {}) });
+    const wait = options.wait ? { timeoutMs, progress: (line: string) => io.stderr(`${line}\n`) } : false;
+    return await body({
+      srctl,
+      printer,
+      io,
+      format: options.output,
+      run: { wait, continueOnError: options.continue ?? false },
+    });
+  } catch (thrown) {
+    const error = asSrctlError(thrown);
+    printer.failure(error);
+    return error.exitCode;
+  }
 }

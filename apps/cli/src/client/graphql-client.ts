@@ -1,0 +1,84 @@
+import { BadResponseError, RegistryUnreachableError } from "../errors.ts";
+import { ExitCode } from "../exit-codes.ts";
+
+export interface GraphQLErrorData {
+  message: string;
+  path?: (string | number)[];
+  extensions?: Record<string, unknown>;
+}
+
+export interface GraphQLResponse<T> {
+  data?: T | null;
+  errors?: GraphQLErrorData[];
+}
+
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+export interface GraphQLClientOptions {
+  /** The registry's GraphQL endpoint, e.g. http://localhost:4000/graphql. */
+  url: string;
+  /** Defaults to the global fetch; automation may pass its own (proxies, auth, tests). */
+  fetch?: FetchLike;
+  /** Extra headers on every request, e.g. x-actor for the change log. */
+  headers?: Record<string, string>;
+  /** Per request; a registry that does not answer in time counts as unreachable. */
+  timeoutMs?: number;
+}
+
+/** POSTs GraphQL operations to one registry and returns the response as it came. */
+export class GraphQLClient {
+  readonly url: string;
+  readonly #fetch: FetchLike;
+  readonly #headers: Record<string, string>;
+  readonly #timeoutMs: number;
+
+  constructor(options: GraphQLClientOptions) {
+    this.url = options.url;
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#headers = options.headers ?? {};
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+  }
+
+  async request<T>(query: string, variables?: Record<string, unknown>): Promise<GraphQLResponse<T>> {
+    let response: Response;
+    try {
+      response = await this.#fetch(this.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json", ...this.#headers },
+        body: JSON.stringify({ query, variables }),
+        signal: AbortSignal.timeout(this.#timeoutMs),
+      });
+    } catch (error) {
+      throw new RegistryUnreachableError(this.url, describeFetchFailure(error));
+    }
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // Proxies and load balancers answer 502/503/504 with HTML while the registry is down.
+      const exitCode = [502, 503, 504].includes(response.status) ? ExitCode.UNAVAILABLE : ExitCode.INTERNAL;
+      throw new BadResponseError(this.url, `HTTP ${response.status} with a body that is not JSON`, exitCode);
+    }
+    if (!isGraphQLResponse(body)) {
+      throw new BadResponseError(this.url, `HTTP ${response.status} without "data" or "errors"`);
+    }
+    return body as GraphQLResponse<T>;
+  }
+}
+
+function isGraphQLResponse(body: unknown): body is GraphQLResponse<unknown> {
+  return typeof body === "object" && body !== null && ("data" in body || "errors" in body);
+}
+
+function describeFetchFailure(error: unknown): string {
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
+    return "no answer in time";
+  }
+  // undici reports "fetch failed" and keeps the system error (ECONNREFUSED, ENOTFOUND) as the cause.
+  const cause =
+    error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  if (cause?.code) return cause.code;
+  if (cause?.message) return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}

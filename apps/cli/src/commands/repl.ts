@@ -1,0 +1,104 @@
+import { appendFile, readFile, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import type { Statement } from "@stream-registry/ddl";
+import { ScriptSyntaxError } from "../errors.ts";
+import { ExitCode } from "../exit-codes.ts";
+import { Printer } from "../output/printer.ts";
+import type { CliSession } from "../session.ts";
+import type { Srctl } from "../srctl.ts";
+
+const PROMPT = "srctl> ";
+const CONTINUATION = "   ...> ";
+const HISTORY_SIZE = 1000;
+
+/**
+ * The interactive shell: statements may span lines and run when a line ends with `;`; errors are
+ * printed and the shell goes on. Input lines are kept in a history file across sessions.
+ */
+export async function runRepl(session: CliSession): Promise<number> {
+  const { srctl, io, run } = session;
+  const printer = new Printer(
+    session.format,
+    { stdout: io.stdout, stderr: io.stderr },
+    { withLocation: false },
+  );
+  const historyFile = historyPath(io.env);
+  const rl = createInterface({
+    input: io.stdin,
+    output: process.stdout,
+    terminal: io.stdin.isTTY === true,
+    history: historyFile ? await loadHistory(historyFile) : [],
+    historySize: HISTORY_SIZE,
+    removeHistoryDuplicates: true,
+  });
+  if (io.stdin.isTTY) {
+    io.stderr(
+      `srctl: registry ${srctl.registry}. Statements end with ";". Type exit or press Ctrl-D to leave.\n`,
+    );
+  }
+  let buffer = "";
+  const prompt = () => {
+    rl.setPrompt(buffer ? CONTINUATION : PROMPT);
+    rl.prompt();
+  };
+  prompt();
+  for await (const input of rl) {
+    if (historyFile && input.trim()) await appendFile(historyFile, `${input}\n`).catch(() => {});
+    if (!buffer && /^\s*(exit|quit|\\q)\s*;?\s*$/i.test(input)) break;
+    buffer += `${input}\n`;
+    if (input.trimEnd().endsWith(";")) {
+      const text = buffer;
+      const statements = parseComplete(srctl, text, printer);
+      if (statements !== "incomplete") {
+        buffer = "";
+        if (statements.length > 0) {
+          await srctl.runStatements(statements, text, {
+            ...run,
+            fileName: "<repl>",
+            continueOnError: false,
+            onResult: (r) => printer.result(r),
+          });
+        }
+      }
+    } else if (!buffer.trim()) {
+      buffer = "";
+    }
+    prompt();
+  }
+  rl.close();
+  if (buffer.trim()) io.stderr(`error: unfinished statement discarded (statements end with ";")\n`);
+  return ExitCode.OK;
+}
+
+/** The statements of `text`, "incomplete" when it stops mid-statement, [] after printing a syntax error. */
+function parseComplete(srctl: Srctl, text: string, printer: Printer): Statement[] | "incomplete" {
+  try {
+    return srctl.parse(text, "<repl>");
+  } catch (error) {
+    if (!(error instanceof ScriptSyntaxError)) throw error;
+    // A `;` inside a config block or a string ends the line but not the statement.
+    if (error.atEnd) return "incomplete";
+    printer.failure(error);
+    return [];
+  }
+}
+
+function historyPath(env: NodeJS.ProcessEnv): string | undefined {
+  const configured = env.SRCTL_HISTORY;
+  if (configured === "") return undefined;
+  return configured ?? path.join(homedir(), ".srctl_history");
+}
+
+async function loadHistory(file: string): Promise<string[]> {
+  try {
+    const lines = (await readFile(file, "utf8")).split("\n").filter(Boolean);
+    // The file is appended to line by line; keep it from growing without bound.
+    if (lines.length > 2 * HISTORY_SIZE) await writeFile(file, `${lines.slice(-HISTORY_SIZE).join("\n")}\n`);
+    // readline wants the newest entry first.
+    return lines.slice(-HISTORY_SIZE).reverse();
+  } catch {
+    return [];
+  }
+}

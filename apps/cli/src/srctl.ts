@@ -1,0 +1,153 @@
+import path from "node:path";
+import { DdlSyntaxError, parse, type Statement } from "@stream-registry/ddl";
+import { Capabilities } from "./client/capabilities.ts";
+import { GraphQLClient, type FetchLike } from "./client/graphql-client.ts";
+import { asSrctlError, ScriptSyntaxError } from "./errors.ts";
+import { ExitCode } from "./exit-codes.ts";
+import type { StatementResult, StatementSource } from "./output/result.ts";
+import type { StatementContext, WaitOptions } from "./statements/context.ts";
+import { statementName, translate } from "./statements/translations.ts";
+
+export const DEFAULT_REGISTRY = "http://localhost:4000/graphql";
+export const DEFAULT_WAIT_TIMEOUT_MS = 120_000;
+
+export interface SrctlOptions {
+  /** The registry's GraphQL endpoint. */
+  registry: string;
+  /** Defaults to the global fetch. */
+  fetch?: FetchLike;
+  /** Extra headers, e.g. `{ "x-actor": "ci" }` to be named in the change log. */
+  headers?: Record<string, string>;
+  /** How long one request may take; default 30 s. */
+  requestTimeoutMs?: number;
+}
+
+export interface RunOptions {
+  /** Names the text in messages (`widgets.sql:3:14`); default `<input>`. */
+  fileName?: string;
+  /** Where `FILE x.avsc` is looked up; default the directory of fileName, else the working directory. */
+  baseDir?: string;
+  /** Wait until asynchronous work settles (ONLINE, or gone for deletions). */
+  wait?: boolean | Partial<WaitOptions>;
+  /** Run the remaining statements after a failure (the report still fails). */
+  continueOnError?: boolean;
+  /** Called as each statement finishes, before the next starts. */
+  onResult?: (result: StatementResult) => void;
+}
+
+export interface RunReport {
+  results: StatementResult[];
+  /** The first failure's exit code; PARTIAL when everything ran but some data was incomplete. */
+  exitCode: ExitCode;
+}
+
+/** srctl as a library: parse DDL text and carry it out against one registry. */
+export class Srctl {
+  readonly registry: string;
+  readonly #client: GraphQLClient;
+  readonly #capabilities: Capabilities;
+
+  constructor(options: SrctlOptions) {
+    this.registry = options.registry;
+    this.#client = new GraphQLClient({
+      url: options.registry,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.headers ? { headers: options.headers } : {}),
+      ...(options.requestTimeoutMs ? { timeoutMs: options.requestTimeoutMs } : {}),
+    });
+    this.#capabilities = new Capabilities(this.#client);
+  }
+
+  /** Parses a whole script; throws ScriptSyntaxError (naming file:line:col) and runs nothing. */
+  parse(text: string, fileName = "<input>"): Statement[] {
+    try {
+      return parse(text, { fileName });
+    } catch (error) {
+      if (error instanceof DdlSyntaxError) {
+        const atEnd = error.found === "end of input";
+        throw new ScriptSyntaxError(
+          error.fileName ?? fileName,
+          error.line,
+          error.column,
+          error.message,
+          atEnd,
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** Parses `text`, then runs its statements in order, stopping at the first failure unless told not to. */
+  async run(text: string, options: RunOptions = {}): Promise<RunReport> {
+    const fileName = options.fileName ?? "<input>";
+    return this.runStatements(this.parse(text, fileName), text, options);
+  }
+
+  async runStatements(statements: Statement[], text: string, options: RunOptions = {}): Promise<RunReport> {
+    const fileName = options.fileName ?? "<input>";
+    const context: StatementContext = {
+      client: this.#client,
+      capabilities: this.#capabilities,
+      baseDir:
+        options.baseDir ?? (options.fileName ? path.dirname(path.resolve(options.fileName)) : process.cwd()),
+      wait: waitOptions(options.wait),
+    };
+    const results: StatementResult[] = [];
+    for (const statement of statements) {
+      const result = await this.#runOne(statement, sourceOf(statement, text, fileName), context);
+      results.push(result);
+      options.onResult?.(result);
+      if (!result.ok && !options.continueOnError) break;
+    }
+    return { results, exitCode: overallExitCode(results) };
+  }
+
+  async #runOne(
+    statement: Statement,
+    source: StatementSource,
+    context: StatementContext,
+  ): Promise<StatementResult> {
+    const name = statementName(statement.kind);
+    try {
+      const { output, warnings } = await translate(statement, context);
+      const exitCode = warnings.length > 0 ? ExitCode.PARTIAL : ExitCode.OK;
+      return { statement: name, source, ok: true, output, warnings, exitCode };
+    } catch (thrown) {
+      const error = asSrctlError(thrown);
+      return {
+        statement: name,
+        source,
+        ok: false,
+        warnings: [],
+        error: { message: error.message, code: error.code, exitCode: error.exitCode },
+        exitCode: error.exitCode,
+      };
+    }
+  }
+}
+
+export function createSrctl(options: SrctlOptions): Srctl {
+  return new Srctl(options);
+}
+
+function waitOptions(wait: RunOptions["wait"]): WaitOptions | undefined {
+  if (!wait) return undefined;
+  const given = wait === true ? {} : wait;
+  return { timeoutMs: DEFAULT_WAIT_TIMEOUT_MS, progress: () => {}, ...given };
+}
+
+function sourceOf(statement: Statement, text: string, file: string): StatementSource {
+  const written = text.slice(statement.span.offset, statement.span.endOffset);
+  return {
+    file,
+    line: statement.span.line,
+    column: statement.span.column,
+    text: (written.split("\n")[0] ?? "").trim(),
+  };
+}
+
+function overallExitCode(results: StatementResult[]): ExitCode {
+  const failed = results.find((r) => !r.ok);
+  if (failed) return failed.exitCode;
+  return results.some((r) => r.exitCode === ExitCode.PARTIAL) ? ExitCode.PARTIAL : ExitCode.OK;
+}

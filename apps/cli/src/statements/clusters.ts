@@ -1,0 +1,69 @@
+import type { StatementOf } from "@stream-registry/ddl";
+import { execute } from "../client/execute.ts";
+import { waitForBinding } from "./binding-status.ts";
+import { outcome, USER_ERRORS, type Outcome, type StatementContext } from "./context.ts";
+import { fetchAll, PAGE_INFO } from "./pages.ts";
+
+interface ClusterData {
+  name: string;
+  provider: string;
+  generation: number;
+  bindings: { stream: { name: string }; status: { phase: string } }[];
+}
+
+export async function declareCluster(
+  s: StatementOf<"declareCluster">,
+  context: StatementContext,
+): Promise<Outcome> {
+  const answer = await execute<{ created: boolean; cluster: ClusterData }>(context, {
+    statement: "DECLARE CLUSTER",
+    root: "Mutation",
+    field: "declareCluster",
+    query: `mutation SrctlDeclareCluster($input: DeclareClusterInput!) {
+      declareCluster(input: $input) {
+        created cluster { name provider generation bindings { stream { name } status { phase } } } ${USER_ERRORS} } }`,
+    variables: { input: { name: s.cluster, provider: s.provider, config: s.config } },
+  });
+  const { created, cluster } = answer.value;
+  // A changed cluster config re-realizes the bindings on it (they turn PENDING); an unchanged one does not.
+  for (const binding of cluster.bindings.filter((b) => b.status.phase === "PENDING")) {
+    await waitForBinding(context, binding.stream.name, cluster.name);
+  }
+  return outcome({
+    type: "mutation",
+    message: `cluster ${cluster.name} (${cluster.provider}): ${created ? "created" : "updated"}`,
+    object: {
+      kind: "cluster",
+      name: cluster.name,
+      provider: cluster.provider,
+      created,
+      generation: cluster.generation,
+    },
+  });
+}
+
+export async function showClusters(
+  _s: StatementOf<"showClusters">,
+  context: StatementContext,
+): Promise<Outcome> {
+  const { nodes, warnings } = await fetchAll<ClusterData>(context, {
+    statement: "SHOW CLUSTERS",
+    root: "Query",
+    field: "clusters",
+    query: `query SrctlShowClusters($first: Int, $after: String) {
+      clusters(first: $first, after: $after) {
+        nodes { name provider bindings { stream { name } status { phase } } } ${PAGE_INFO} } }`,
+  });
+  return outcome(
+    {
+      type: "table",
+      columns: [
+        { key: "cluster", header: "cluster" },
+        { key: "provider", header: "provider" },
+        { key: "bindings", header: "bindings", align: "right" },
+      ],
+      rows: nodes.map((c) => ({ cluster: c.name, provider: c.provider, bindings: c.bindings.length })),
+    },
+    warnings,
+  );
+}

@@ -1,0 +1,32 @@
+import type { Connection, Warning } from "../client/execute.ts";
+import type { StatementOutput } from "../output/result.ts";
+
+export interface WaitOptions {
+  timeoutMs: number;
+  /** Progress lines (srctl prints them to stderr). */
+  progress: (line: string) => void;
+  /** First and largest pause between polls. */
+  pollBaseMs?: number;
+  pollMaxMs?: number;
+}
+
+/** What a statement's translation may use. */
+export interface StatementContext extends Connection {
+  /** Set when the caller asked to wait until asynchronous work settles. */
+  wait: WaitOptions | undefined;
+  /** Directory FILE paths are resolved against (the script's directory). */
+  baseDir: string;
+}
+
+export interface Outcome {
+  output: StatementOutput;
+  warnings: Warning[];
+}
+
+export function outcome(output: StatementOutput, warnings: Warning[] = []): Outcome {
+  return { output, warnings };
+}
+
+/** GraphQL selection every mutation payload has. */
+export const USER_ERRORS = "userErrors { code field message }";
+export const STATUS = "status { phase generation observedGeneration message }";

@@ -1,0 +1,62 @@
+import type { StatementOf } from "@stream-registry/ddl";
+import { execute } from "../client/execute.ts";
+import { outcome, USER_ERRORS, type Outcome, type StatementContext } from "./context.ts";
+
+export async function showNamespace(
+  _s: StatementOf<"showNamespace">,
+  context: StatementContext,
+): Promise<Outcome> {
+  const answer = await execute<{ path: string }>(context, {
+    statement: "SHOW NAMESPACE",
+    root: "Query",
+    field: "namespace",
+    query: "query SrctlShowNamespace { namespace { path } }",
+  });
+  // The seed prints the namespace as a quoted string: "/us-aus1-dc01".
+  return outcome(
+    { type: "value", text: JSON.stringify(answer.value.path), data: { namespace: answer.value.path } },
+    answer.warnings,
+  );
+}
+
+// Planned (issue: parent/child registries). Input shapes follow the DDL; see docs/cli.md.
+
+export async function declareDefaultNamespace(
+  s: StatementOf<"declareDefaultNamespace">,
+  context: StatementContext,
+): Promise<Outcome> {
+  const answer = await execute<{ namespace: { path: string } | null }>(context, {
+    statement: "DECLARE DEFAULT NAMESPACE",
+    root: "Mutation",
+    field: "declareDefaultNamespace",
+    query: `mutation SrctlDeclareDefaultNamespace($input: DeclareDefaultNamespaceInput!) {
+      declareDefaultNamespace(input: $input) { namespace { path } ${USER_ERRORS} } }`,
+    variables: { input: { name: s.namespace } },
+  });
+  const path = answer.value.namespace?.path ?? s.namespace;
+  return outcome({
+    type: "mutation",
+    message: `namespace ${path}: declared`,
+    object: { kind: "namespace", path },
+  });
+}
+
+export async function declareParentRegistry(
+  s: StatementOf<"declareParentRegistry">,
+  context: StatementContext,
+): Promise<Outcome> {
+  const answer = await execute<{ namespace: { path: string } | null }>(context, {
+    statement: "DECLARE PARENT REGISTRY",
+    root: "Mutation",
+    field: "declareParentRegistry",
+    query: `mutation SrctlDeclareParentRegistry($input: DeclareParentRegistryInput!) {
+      declareParentRegistry(input: $input) { namespace { path } ${USER_ERRORS} } }`,
+    variables: { input: { url: s.url } },
+  });
+  const path = answer.value.namespace?.path;
+  return outcome({
+    type: "mutation",
+    message: `parent registry ${s.url}: declared${path ? ` (namespace ${path})` : ""}`,
+    object: { kind: "parentRegistry", url: s.url, namespace: path ?? null },
+  });
+}

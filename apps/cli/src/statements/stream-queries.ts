@@ -1,0 +1,105 @@
+import type { StatementOf } from "@stream-registry/ddl";
+import { execute } from "../client/execute.ts";
+import { NotFoundError } from "../errors.ts";
+import { outcome, type Outcome, type StatementContext } from "./context.ts";
+import { fetchAll, PAGE_INFO } from "./pages.ts";
+
+interface ListedStream {
+  name: string;
+  bindings: { cluster: { name: string } }[];
+  defaultBinding: { cluster: { name: string } } | null;
+}
+
+export async function showStreams(
+  s: StatementOf<"showStreams">,
+  context: StatementContext,
+): Promise<Outcome> {
+  // The registry filters by prefix; the full LIKE pattern is applied here.
+  const prefix = s.like === undefined ? undefined : /^[^%_]*/.exec(s.like)?.[0];
+  const { nodes, warnings } = await fetchAll<ListedStream>(context, {
+    statement: "SHOW STREAMS",
+    root: "Query",
+    field: "streams",
+    query: `query SrctlShowStreams($filter: StreamFilter, $first: Int, $after: String) {
+      streams(filter: $filter, first: $first, after: $after) {
+        nodes { name bindings { cluster { name } } defaultBinding { cluster { name } } } ${PAGE_INFO} } }`,
+    variables: { filter: prefix ? { nameStartsWith: prefix } : null },
+  });
+  const matches = s.like === undefined ? () => true : likeMatcher(s.like);
+  return outcome(
+    {
+      type: "table",
+      columns: [
+        { key: "stream", header: "stream" },
+        { key: "bindings", header: "bindings", align: "right" },
+        { key: "defaultCluster", header: "default cluster" },
+      ],
+      rows: nodes
+        .filter((stream) => matches(stream.name))
+        .map((stream) => ({
+          stream: stream.name,
+          bindings: stream.bindings.length,
+          defaultCluster: stream.defaultBinding?.cluster.name ?? null,
+        })),
+    },
+    warnings,
+  );
+}
+
+/** SQL LIKE: `%` is any run of characters, `_` exactly one. */
+export function likeMatcher(pattern: string): (name: string) => boolean {
+  const body = [...pattern]
+    .map((c) => (c === "%" ? ".*" : c === "_" ? "." : c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")))
+    .join("");
+  const regex = new RegExp(`^${body}$`, "s");
+  return (name) => regex.test(name);
+}
+
+interface DescribedStream {
+  name: string;
+  config: Record<string, Record<string, unknown>>;
+  producerConfig: Record<string, Record<string, unknown>>;
+  consumerConfig: Record<string, Record<string, unknown>>;
+}
+
+export async function describeStream(
+  s: StatementOf<"describeStream">,
+  context: StatementContext,
+): Promise<Outcome> {
+  const answer = await execute<DescribedStream | null>(context, {
+    statement: "DESCRIBE STREAM",
+    root: "Query",
+    field: "stream",
+    query: `query SrctlDescribeStream($name: String!) {
+      stream(name: $name) { name config producerConfig consumerConfig } }`,
+    variables: { name: s.stream },
+  });
+  const stream = answer.value;
+  if (!stream) throw new NotFoundError(`stream "${s.stream}" does not exist`);
+  const rows = (["config", "producerConfig", "consumerConfig"] as const).flatMap((scope) =>
+    Object.entries(stream[scope]).flatMap(([map, entries]) =>
+      Object.entries(entries).map(([key, value]) => ({ scope: scopeLabel[scope], map, key, value })),
+    ),
+  );
+  // The registry keeps maps as JSON objects, whose key order is not the order they were written in.
+  rows.sort(
+    (a, b) => scopeOrder(a.scope) - scopeOrder(b.scope) || compare(a.map, b.map) || compare(a.key, b.key),
+  );
+  return outcome(
+    {
+      type: "table",
+      columns: [
+        { key: "scope", header: "config" },
+        { key: "map", header: "map" },
+        { key: "key", header: "key" },
+        { key: "value", header: "value" },
+      ],
+      rows,
+    },
+    answer.warnings,
+  );
+}
+
+const scopeLabel = { config: "stream", producerConfig: "producer", consumerConfig: "consumer" } as const;
+const scopeOrder = (scope: string) => Object.values(scopeLabel).indexOf(scope as never);
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

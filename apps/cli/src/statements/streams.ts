@@ -1,0 +1,103 @@
+import type { StatementOf } from "@stream-registry/ddl";
+import { execute } from "../client/execute.ts";
+import { waitUntil } from "../wait.ts";
+import { waitForBinding } from "./binding-status.ts";
+import { outcome, USER_ERRORS, type Outcome, type StatementContext } from "./context.ts";
+
+interface StreamData {
+  name: string;
+  generation: number;
+  deleting: boolean;
+  bindings: { cluster: { name: string }; status: { phase: string } }[];
+}
+
+const STREAM_FIELDS = "name generation deleting bindings { cluster { name } status { phase } }";
+
+function configInput(s: StatementOf<"createStream" | "updateStream">) {
+  return { config: s.config, producerConfig: s.producerConfig, consumerConfig: s.consumerConfig };
+}
+
+function streamObject(stream: StreamData): Record<string, unknown> {
+  return { kind: "stream", name: stream.name, generation: stream.generation, deleting: stream.deleting };
+}
+
+export async function createStream(
+  s: StatementOf<"createStream">,
+  context: StatementContext,
+): Promise<Outcome> {
+  const answer = await execute<{ stream: StreamData }>(context, {
+    statement: "CREATE STREAM",
+    root: "Mutation",
+    field: "createStream",
+    query: `mutation SrctlCreateStream($input: CreateStreamInput!) {
+      createStream(input: $input) { stream { ${STREAM_FIELDS} } ${USER_ERRORS} } }`,
+    variables: { input: { name: s.stream, ...configInput(s) } },
+  });
+  const { stream } = answer.value;
+  return outcome({
+    type: "mutation",
+    message: `stream ${stream.name}: created`,
+    object: streamObject(stream),
+  });
+}
+
+export async function updateStream(
+  s: StatementOf<"updateStream">,
+  context: StatementContext,
+): Promise<Outcome> {
+  const answer = await execute<{ stream: StreamData }>(context, {
+    statement: "UPDATE STREAM",
+    root: "Mutation",
+    field: "updateStream",
+    query: `mutation SrctlUpdateStream($input: UpdateStreamInput!) {
+      updateStream(input: $input) { stream { ${STREAM_FIELDS} } ${USER_ERRORS} } }`,
+    variables: { input: { name: s.stream, ...configInput(s) } },
+  });
+  const { stream } = answer.value;
+  // The stream's bindings are realized again with the new config (they turn PENDING).
+  const pending = stream.bindings.filter((b) => b.status.phase === "PENDING");
+  for (const binding of pending) await waitForBinding(context, stream.name, binding.cluster.name);
+  const bindings = stream.bindings.length;
+  return outcome({
+    type: "mutation",
+    message: `stream ${stream.name}: updated (generation ${stream.generation}, ${bindings} binding${bindings === 1 ? "" : "s"} ${context.wait ? "realized" : "PENDING"})`,
+    object: streamObject(stream),
+  });
+}
+
+export async function deleteStream(
+  s: StatementOf<"deleteStream">,
+  context: StatementContext,
+): Promise<Outcome> {
+  const answer = await execute<{ deleted: boolean; stream: StreamData }>(context, {
+    statement: "DELETE STREAM",
+    root: "Mutation",
+    field: "deleteStream",
+    query: `mutation SrctlDeleteStream($input: DeleteStreamInput!) {
+      deleteStream(input: $input) { deleted stream { ${STREAM_FIELDS} } ${USER_ERRORS} } }`,
+    variables: { input: { name: s.stream, cascade: s.cascade } },
+  });
+  const { deleted, stream } = answer.value;
+  if (!deleted && context.wait) {
+    await waitUntil(context.wait, `stream ${stream.name}`, async () => {
+      const now = await execute<StreamData | null>(context, {
+        statement: "stream status",
+        root: "Query",
+        field: "stream",
+        query: `query SrctlStream($name: String!) { stream(name: $name) { ${STREAM_FIELDS} } }`,
+        variables: { name: stream.name },
+      });
+      return now.value
+        ? { state: "waiting", detail: `DELETING (${now.value.bindings.length} binding(s) left)` }
+        : { state: "done" };
+    });
+  }
+  const gone = deleted || context.wait !== undefined;
+  return outcome({
+    type: "mutation",
+    message: gone
+      ? `stream ${stream.name}: deleted`
+      : `stream ${stream.name}: DELETING (${stream.bindings.length} binding(s) being deleted)`,
+    object: { ...streamObject(stream), deleted: gone },
+  });
+}
