@@ -12,6 +12,11 @@ const workspaceDirs = ["packages", "apps"]
       .map((entry) => join(parent, entry.name)),
   );
 
+// Projects whose tests may use the Kafka clusters shared by a run (useSharedKafkaClusters in
+// @stream-registry/testkit/vitest). Cheap for the others: brokers start when a test first asks.
+const kafkaProjects = new Set(["testkit", "provider-kafka", "provider-acme", "registry"]);
+const kafkaGlobalSetup = join(import.meta.dirname, "packages/testkit/src/kafka/global-setup.ts");
+
 export default defineConfig({
   test: {
     // One project per workspace folder, named for it: `vitest run --project store`.
@@ -21,6 +26,7 @@ export default defineConfig({
         name: dir.split("/").at(-1),
         root: join(import.meta.dirname, dir),
         include: ["test/**/*.test.ts"],
+        globalSetup: kafkaProjects.has(dir.split("/").at(-1) ?? "") ? [kafkaGlobalSetup] : [],
       },
     })),
     pool: "forks",

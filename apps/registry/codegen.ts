@@ -18,6 +18,8 @@ const config: CodegenConfig = {
           Binding: "../graphql/models.ts#BindingModel",
           Namespace: "../graphql/models.ts#NamespaceModel",
           Change: "../graphql/models.ts#ChangeModel",
+          ClusterHealth: "../graphql/models.ts#ClusterHealthModel",
+          BindingObservation: "../graphql/models.ts#BindingObservationModel",
           EffectiveConfig: "../graphql/models.ts#EffectiveConfigModel",
           ResourceStatus: "../graphql/models.ts#BindingModel",
           ClusterConnection: "../graphql/models.ts#ClusterConnectionModel",

@@ -10,11 +10,12 @@ export interface RegistryConfig {
   /** PGlite's directory; undefined means in memory (tests only). */
   dataDir: string | undefined;
   namespace: string;
-  /** Provider modules to load besides the built-in "registry-only" (npm package names or paths). */
+  /** Provider modules to load besides the built-in ones (npm package names or paths). */
   providerModules: string[];
   production: boolean;
   logLevel: string;
   reconciler: ReconcilerConfig;
+  health: HealthConfig;
   /** How long SIGTERM waits for in-flight requests and reconciles before giving up. */
   shutdownTimeoutMs: number;
 }
@@ -26,6 +27,19 @@ export interface ReconcilerConfig {
   pollMs: number;
   retryBaseMs: number;
   retryMaxMs: number;
+  /** How often ONLINE bindings are observed again (0: never); a vanished resource is re-created. */
+  resyncMs: number;
+  /** Observations in flight at once during a resync. */
+  resyncConcurrency: number;
+}
+
+export interface HealthConfig {
+  /** How often each cluster is probed (0: only at declare time). */
+  intervalMs: number;
+  /** A probe that takes longer fails (the cluster counts as DOWN). */
+  timeoutMs: number;
+  /** Probes in flight at once. */
+  concurrency: number;
 }
 
 const int = (min: number) => z.coerce.number().int().min(min);
@@ -47,6 +61,11 @@ const envSchema = z.object({
   RECONCILER_POLL_MS: int(10).default(1_000),
   RECONCILER_RETRY_BASE_MS: int(1).default(500),
   RECONCILER_RETRY_MAX_MS: int(1).default(60_000),
+  RECONCILER_RESYNC_MS: int(0).default(60_000),
+  RECONCILER_RESYNC_CONCURRENCY: int(1).default(4),
+  REGISTRY_HEALTH_INTERVAL_MS: int(0).default(30_000),
+  REGISTRY_HEALTH_TIMEOUT_MS: int(1).default(10_000),
+  REGISTRY_HEALTH_CONCURRENCY: int(1).default(4),
   SHUTDOWN_TIMEOUT_MS: int(0).default(10_000),
 });
 
@@ -76,6 +95,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       pollMs: e.RECONCILER_POLL_MS,
       retryBaseMs: e.RECONCILER_RETRY_BASE_MS,
       retryMaxMs: e.RECONCILER_RETRY_MAX_MS,
+      resyncMs: e.RECONCILER_RESYNC_MS,
+      resyncConcurrency: e.RECONCILER_RESYNC_CONCURRENCY,
+    },
+    health: {
+      intervalMs: e.REGISTRY_HEALTH_INTERVAL_MS,
+      timeoutMs: e.REGISTRY_HEALTH_TIMEOUT_MS,
+      concurrency: e.REGISTRY_HEALTH_CONCURRENCY,
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };

@@ -9,10 +9,13 @@ import { operationNamePlugin } from "./graphql/operation-name-plugin.ts";
 import { buildSchema } from "./graphql/schema.ts";
 import { checkReadiness } from "./http/readiness.ts";
 import { createHttpServer } from "./http/server.ts";
+import { HealthMonitor } from "./health/health-monitor.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { builtInProviders } from "./providers/built-in.ts";
 import { loadProviders } from "./providers/load-providers.ts";
 import { ProviderRegistry } from "./providers/provider-registry.ts";
 import { Reconciler } from "./reconciler/reconciler.ts";
+import { BindingResync } from "./reconciler/resync.ts";
 import { createServices } from "./services/services.ts";
 
 export interface RunningRegistry extends AsyncDisposable {
@@ -35,18 +38,18 @@ export async function startRegistry(
   try {
     const { applied } = await migrate(db);
     logger.info({ database: db.kind, location: db.location, applied }, "database ready");
-    const providers = new ProviderRegistry(await loadProviders(config.providerModules));
+    const providers = new ProviderRegistry(
+      await loadProviders(config.providerModules, process.cwd(), builtInProviders(logger)),
+    );
     const reconciler = new Reconciler(
       { db, providers, namespace: config.namespace },
       config.reconciler,
       logger,
     );
-    const services = createServices({
-      db,
-      providers,
-      namespace: config.namespace,
-      wakeReconciler: () => reconciler.wake(),
-    });
+    const deps = { db, providers, namespace: config.namespace, wakeReconciler: () => reconciler.wake() };
+    const services = createServices(deps, { healthIntervalMs: config.health.intervalMs });
+    const health = new HealthMonitor(deps, config.health, logger);
+    const resync = new BindingResync(deps, config.reconciler, logger);
 
     const apollo = new ApolloServer<GraphQLContext>({
       schema: buildSchema(),
@@ -80,6 +83,8 @@ export async function startRegistry(
       server.listen(config.port, config.host, resolve);
     });
     reconciler.start();
+    resync.start();
+    health.start();
     const { port } = server.address() as AddressInfo;
     const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
     const url = `http://${host}:${port}/graphql`;
@@ -94,7 +99,11 @@ export async function startRegistry(
           server.closeAllConnections();
         });
         await apollo.stop();
-        await reconciler.stop(config.shutdownTimeoutMs);
+        await Promise.all([
+          health.stop(config.shutdownTimeoutMs),
+          resync.stop(config.shutdownTimeoutMs),
+          reconciler.stop(config.shutdownTimeoutMs),
+        ]);
         await providers.close();
         await db.close();
         logger.info("registry stopped");

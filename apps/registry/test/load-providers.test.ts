@@ -18,14 +18,28 @@ async function loadError(specifiers: string[]): Promise<ProviderLoadError> {
 }
 
 describe("loadProviders", () => {
-  it("always has the built-in registry-only provider", async () => {
-    expect([...(await loadProviders([])).keys()]).toEqual(["registry-only"]);
+  it("always has the built-in registry-only and kafka providers", async () => {
+    const providers = await loadProviders([]);
+    expect([...providers.keys()]).toEqual(["registry-only", "kafka"]);
+    expect(providers.get("kafka")?.configMaps.map((m) => m.name)).toContain("apache.kafka");
+  });
+
+  it("takes the built-in kafka package named again in REGISTRY_PROVIDERS as already loaded", async () => {
+    expect([...(await loadProviders(["@stream-registry/provider-kafka"])).keys()]).toEqual([
+      "registry-only",
+      "kafka",
+    ]);
   });
 
   it("adds the providers a module exports, by absolute or relative path", async () => {
-    expect([...(await loadProviders([testProviderModule])).keys()]).toEqual(["registry-only", "test"]);
+    expect([...(await loadProviders([testProviderModule])).keys()]).toEqual([
+      "registry-only",
+      "kafka",
+      "test",
+    ]);
     expect([...(await loadProviders(["./test-provider.ts"], fixturesDir)).keys()]).toEqual([
       "registry-only",
+      "kafka",
       "test",
     ]);
   });
@@ -72,7 +86,7 @@ describe.each(databaseKinds)("declaring a cluster with an unknown provider (%s)"
         {
           code: "INVALID_INPUT",
           field: ["input", "provider"],
-          message: `unknown provider kind "nope"; loaded providers: registry-only, test`,
+          message: `unknown provider kind "nope"; loaded providers: kafka, registry-only, test`,
         },
       ],
     });

@@ -164,7 +164,7 @@ describe.each(databaseKinds)("bad input on %s", (kind) => {
     });
     expect(down.errors?.[0]).toMatchObject({
       extensions: { code: "PROVIDER_UNAVAILABLE" },
-      message: expect.stringContaining("cannot reach the cluster"),
+      message: expect.stringContaining(`cannot reach cluster "down"`),
     });
     expect(await changeCount(r)).toBe(before);
   });

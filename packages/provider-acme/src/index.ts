@@ -1,1 +1,14 @@
-export {};
+import { createAcmeProvider } from "./acme-provider.ts";
+
+/** Acme's Kafka provider; clusters name it with provider "acme". Load it with REGISTRY_PROVIDERS=@stream-registry/provider-acme. */
+export const acmeProvider = createAcmeProvider();
+
+export { createAcmeProvider } from "./acme-provider.ts";
+export {
+  ACME_KEYS,
+  ACME_MAP,
+  acmeConfigMap,
+  acmeMapIssues,
+  acmeStreamIssues,
+  type AcmeKey,
+} from "./acme-config-map.ts";

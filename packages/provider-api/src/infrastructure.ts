@@ -10,7 +10,10 @@ export interface ClusterTarget {
 
 /** Everything a provider call may use besides its arguments. */
 export interface OperationContext {
-  /** Aborted when the registry shuts down or gives up on the call. */
+  /**
+   * Aborted when the registry shuts down or gives up on the call. A call whose signal is already
+   * aborted rejects at once without touching the platform (the conformance suite checks it).
+   */
   signal: AbortSignal;
 }
 

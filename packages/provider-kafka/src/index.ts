@@ -1,1 +1,31 @@
-export {};
+import { createKafkaProvider } from "./provider.ts";
+
+/** The generic Apache Kafka provider; clusters name it with provider "kafka". */
+export const kafkaProvider = createKafkaProvider();
+
+export { createKafkaProvider, type KafkaProviderOptions } from "./provider.ts";
+export { createKafkaInfrastructure, clusterFitIssues } from "./kafka-infrastructure.ts";
+export {
+  kafkaConfigMap,
+  kafkaConfigMaps,
+  topicPassthroughConfigMap,
+  desiredTopicOf,
+  clusterSettingsOf,
+  KAFKA_MAP,
+  TOPIC_PASSTHROUGH_MAP,
+  type DesiredTopic,
+} from "./config/config-maps.ts";
+export { clusterKeys, parseClusterConfig, type ClusterSettings } from "./config/cluster-config.ts";
+export { streamKeys } from "./config/stream-config.ts";
+export { clientKeys } from "./config/client-config.ts";
+export type { KeySpec } from "./config/key-spec.ts";
+export {
+  KafkaConnections,
+  resolveCluster,
+  type KafkaConnectionOptions,
+  type ResolvedCluster,
+} from "./connection/kafka-connections.ts";
+export { kafkaClientConfig } from "./connection/kafka-client-config.ts";
+export type { KafkaFactory } from "./connection/admin-pool.ts";
+export type { KafkaLogLevel, KafkaLogSink } from "./connection/kafka-logging.ts";
+export { toInfrastructureError, kafkaErrorType } from "./errors/kafka-errors.ts";

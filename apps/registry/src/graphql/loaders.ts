@@ -1,5 +1,7 @@
 import DataLoader from "dataloader";
 import type { Binding, Cluster, PrismaClient, Stream } from "@stream-registry/store";
+import type { ClusterHealthRow } from "../health/cluster-health.ts";
+import type { BindingObservationModel } from "./models.ts";
 
 /** Per-request batching: a page of streams with their bindings and clusters costs a fixed number of queries. */
 export interface Loaders {
@@ -9,6 +11,8 @@ export interface Loaders {
   streamByName: DataLoader<string, Stream | undefined>;
   bindingsByStreamId: DataLoader<string, Binding[]>;
   bindingsByClusterId: DataLoader<string, Binding[]>;
+  healthByClusterId: DataLoader<string, ClusterHealthRow | undefined>;
+  observationByBindingId: DataLoader<string, BindingObservationModel | undefined>;
 }
 
 export function createLoaders(prisma: PrismaClient): Loaders {
@@ -30,7 +34,30 @@ export function createLoaders(prisma: PrismaClient): Loaders {
   const bindingsByClusterId = new DataLoader<string, Binding[]>(async (ids) =>
     groupBy(ids, await findBindings(prisma, { clusterId: { in: [...ids] } }), (b) => b.clusterId),
   );
-  return { clusterById, clusterByName, streamById, streamByName, bindingsByStreamId, bindingsByClusterId };
+  const healthByClusterId = new DataLoader<string, ClusterHealthRow | undefined>(async (ids) =>
+    byKey(
+      ids,
+      await prisma.clusterHealth.findMany({ where: { clusterId: { in: [...ids] } } }),
+      (h) => h.clusterId,
+    ),
+  );
+  const observationByBindingId = new DataLoader<string, BindingObservationModel | undefined>(async (ids) =>
+    byKey(
+      ids,
+      await prisma.bindingObservation.findMany({ where: { bindingId: { in: [...ids] } } }),
+      (o) => o.bindingId,
+    ),
+  );
+  return {
+    clusterById,
+    clusterByName,
+    streamById,
+    streamByName,
+    bindingsByStreamId,
+    bindingsByClusterId,
+    healthByClusterId,
+    observationByBindingId,
+  };
 }
 
 /** Rows fetched elsewhere (a page of streams) feed the loaders so that no query repeats them. */

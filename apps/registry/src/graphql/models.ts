@@ -7,6 +7,12 @@ export type ClusterModel = Cluster;
 export type StreamModel = Stream;
 export type BindingModel = Binding;
 export type ChangeModel = Change;
+export type { ClusterHealthModel } from "../health/cluster-health.ts";
+export interface BindingObservationModel {
+  message: string | null;
+  details: unknown;
+  observedAt: Date;
+}
 export interface NamespaceModel {
   path: string;
 }

@@ -1,7 +1,7 @@
 import { pathToFileURL } from "node:url";
 import path from "node:path";
 import type { StreamProvider } from "@stream-registry/provider-api";
-import { registryOnlyProvider } from "./registry-only.ts";
+import { BUILT_IN_MODULES, builtInProviders } from "./built-in.ts";
 
 /** Why a provider module could not be used; the message names the module and the fix. */
 export class ProviderLoadError extends Error {
@@ -16,16 +16,18 @@ export class ProviderLoadError extends Error {
 }
 
 /**
- * Loads the built-in provider plus one provider module per specifier (an npm package name, or a
- * file path relative to `cwd`). A module may export several providers; every named export that
- * looks like a StreamProvider is taken.
+ * Loads the built-in providers (registry-only, kafka) plus one provider module per specifier (an
+ * npm package name, or a file path relative to `cwd`). A module may export several providers;
+ * every named export that looks like a StreamProvider is taken.
  */
 export async function loadProviders(
   specifiers: readonly string[],
   cwd: string = process.cwd(),
+  builtIns: readonly StreamProvider[] = builtInProviders(),
 ): Promise<Map<string, StreamProvider>> {
-  const providers = new Map<string, StreamProvider>([[registryOnlyProvider.kind, registryOnlyProvider]]);
+  const providers = new Map<string, StreamProvider>(builtIns.map((p) => [p.kind, p]));
   for (const specifier of specifiers) {
+    if (BUILT_IN_MODULES.has(specifier)) continue;
     for (const provider of await importProviders(specifier, cwd)) {
       const existing = providers.get(provider.kind);
       if (existing && existing !== provider) {
@@ -59,8 +61,7 @@ async function importProviders(specifier: string, cwd: string): Promise<StreamPr
     throw new ProviderLoadError(
       "wrong-shape",
       `provider module "${specifier}" exports no stream provider: expected a named export with ` +
-        `"kind" (string), "configMaps" (array) and "infrastructure" (createStreamBinding, ` +
-        `updateStreamBinding, deleteStreamBinding, validateCluster, validateStream)`,
+        `"kind" (string), "configMaps" (array) and "infrastructure" (${infrastructureMethods.join(", ")})`,
     );
   }
   return found;
@@ -68,9 +69,11 @@ async function importProviders(specifier: string, cwd: string): Promise<StreamPr
 
 const infrastructureMethods = [
   "validateCluster",
+  "probeCluster",
   "validateStream",
   "createStreamBinding",
   "updateStreamBinding",
+  "observeStreamBinding",
   "deleteStreamBinding",
 ] as const;
 

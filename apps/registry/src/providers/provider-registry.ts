@@ -1,6 +1,7 @@
 import { ErrorCode, RegistryError, userError, type ConfigMaps, type UserError } from "@stream-registry/core";
 import {
   ProviderError,
+  type ClusterProbe,
   type ClusterTarget,
   type ConfigScope,
   type StreamProvider,
@@ -40,19 +41,22 @@ export class ProviderRegistry {
    * Maps no provider owns are company metadata and pass as they are.
    */
   checkOwnedMaps(maps: ConfigMaps, scope: ConfigScope, field: string[]): UserError[] {
-    const errors: UserError[] = [];
-    for (const provider of this.providers.values()) {
-      for (const definition of provider.configMaps) {
-        const map = maps[definition.name];
-        if (map === undefined) continue;
-        for (const issue of definition.validate?.(map, scope) ?? []) {
-          errors.push(
-            userError(ErrorCode.INVALID_INPUT, [...field, definition.name, ...issue.field], issue.message),
-          );
-        }
+    const errors = new Map<string, UserError>();
+    // Providers that extend another by composition share its definitions: each runs once.
+    const definitions = new Set([...this.providers.values()].flatMap((p) => p.configMaps));
+    for (const definition of definitions) {
+      const map = maps[definition.name];
+      if (map === undefined) continue;
+      for (const issue of definition.validate?.(map, scope) ?? []) {
+        const error = userError(
+          ErrorCode.INVALID_INPUT,
+          [...field, definition.name, ...issue.field],
+          issue.message,
+        );
+        errors.set(JSON.stringify([error.field, error.message]), error);
       }
     }
-    return errors;
+    return [...errors.values()];
   }
 
   /** The maps `provider` requires in `scope` that `maps` lacks. */
@@ -73,22 +77,44 @@ export class ProviderRegistry {
       );
   }
 
-  async validateCluster(provider: StreamProvider, name: string, config: ConfigMaps, field: string[]) {
-    await this.callValidation(provider, field, async (signal) => {
-      await provider.infrastructure.validateCluster(name, config, { signal });
-    });
+  /** The provider's verdict on a cluster's config; a provider that reached the cluster returns its probe. */
+  async validateCluster(
+    provider: StreamProvider,
+    name: string,
+    config: ConfigMaps,
+    field: string[],
+  ): Promise<ClusterProbe | undefined> {
+    return this.callValidation(
+      provider,
+      field,
+      async (signal) =>
+        (await provider.infrastructure.validateCluster(name, config, { signal })) ?? undefined,
+    );
   }
 
+  /**
+   * The provider's verdict on a stream's effective maps on `cluster`. If the cluster cannot be
+   * reached (a retriable error or no answer in time), the checks that need it are left to the
+   * reconciler: the desired state is accepted ("deferred"), and realizing it reports the outage as
+   * PENDING with its reason, or a misfit as FAILED, once the cluster answers. Declarative writes
+   * must not depend on the platform being up.
+   */
   async validateStream(
     provider: StreamProvider,
     streamName: string,
     config: ConfigMaps,
     cluster: ClusterTarget,
     field: string[],
-  ) {
-    await this.callValidation(provider, field, (signal) =>
-      provider.infrastructure.validateStream(streamName, config, { signal, cluster }),
-    );
+  ): Promise<"checked" | "deferred"> {
+    try {
+      await this.callValidation(provider, field, (signal) =>
+        provider.infrastructure.validateStream(streamName, config, { signal, cluster }),
+      );
+      return "checked";
+    } catch (error) {
+      if (error instanceof ProviderUnavailable && error.outage) return "deferred";
+      throw error;
+    }
   }
 
   async close(): Promise<void> {
@@ -97,32 +123,31 @@ export class ProviderRegistry {
 
   /**
    * A provider's refusal becomes user errors on `field`; an outage, a timeout or any other
-   * exception is a fault (PROVIDER_UNAVAILABLE).
+   * exception is a fault (PROVIDER_UNAVAILABLE, as a ProviderUnavailable).
    */
-  private async callValidation(
+  private async callValidation<T>(
     provider: StreamProvider,
     field: string[],
-    call: (signal: AbortSignal) => Promise<void>,
-  ): Promise<void> {
+    call: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     const prefix = `provider "${provider.kind}"`;
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Error(`did not answer within ${VALIDATION_TIMEOUT_MS / 1000}s`);
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         controller.abort();
-        reject(new Error(`did not answer within ${VALIDATION_TIMEOUT_MS / 1000}s`));
+        reject(timedOut);
       }, VALIDATION_TIMEOUT_MS);
     });
     try {
-      await Promise.race([call(controller.signal), timeout]);
+      return await Promise.race([call(controller.signal), timeout]);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (!(error instanceof ProviderError) || error.retriable) {
-        throw new RegistryError(
-          ErrorCode.PROVIDER_UNAVAILABLE,
-          `${prefix} is unavailable: ${message}`,
-          field,
-        );
+        // A bug in a provider (a plain exception) is not an outage: it is never deferred.
+        const outage = error instanceof ProviderError || error === timedOut;
+        throw new ProviderUnavailable(`${prefix} is unavailable: ${message}`, field, outage);
       }
       if (error.issues.length === 0)
         throw new RegistryError(ErrorCode.PROVIDER_REJECTED, `${prefix}: ${message}`, field);
@@ -134,5 +159,16 @@ export class ProviderRegistry {
     } finally {
       clearTimeout(timer);
     }
+  }
+}
+
+/** PROVIDER_UNAVAILABLE; `outage` when the platform could not be reached (rather than a provider bug). */
+class ProviderUnavailable extends RegistryError {
+  constructor(
+    message: string,
+    field: string[],
+    readonly outage: boolean,
+  ) {
+    super(ErrorCode.PROVIDER_UNAVAILABLE, message, field);
   }
 }

@@ -1,6 +1,7 @@
 import { formatFqn, nextPhase, Phase } from "@stream-registry/core";
 import type { BindingObservation } from "@stream-registry/provider-api";
 import { recordChange, writeTransaction, type Tx } from "@stream-registry/store";
+import { saveObservation } from "./observations.ts";
 import { clusterTarget } from "../providers/cluster-target.ts";
 import { configSetOf, effectiveConfigSet } from "../services/config-input.ts";
 import type { ServiceDeps } from "../services/deps.ts";
@@ -85,6 +86,7 @@ export async function reconcileBinding(
         statusUpdatedAt: new Date(),
       },
     });
+    if (observation) await saveObservation(tx, binding.id, observation);
     if (updated.count === 0) {
       // Superseded, yet this generation was realized: the next attempt must update, not create.
       await tx.binding.updateMany({

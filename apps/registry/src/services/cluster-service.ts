@@ -9,6 +9,7 @@ import {
   type UserError,
 } from "@stream-registry/core";
 import { recordChange, touchBindings, writeTransaction, type Cluster } from "@stream-registry/store";
+import { recordProbe } from "../health/cluster-health.ts";
 import { registryOnlyProvider } from "../providers/registry-only.ts";
 import type { Actor, ServiceDeps } from "./deps.ts";
 import { collect, pushIf, throwIfAny } from "./user-errors.ts";
@@ -46,7 +47,10 @@ export class ClusterService {
         );
     }
     throwIfAny(errors);
-    await this.deps.providers.validateCluster(provider!, input.name, config, ["input", "config"]);
+    const probe = await this.deps.providers.validateCluster(provider!, input.name, config, [
+      "input",
+      "config",
+    ]);
 
     const result = await writeTransaction(this.deps.db.prisma, async (tx) => {
       const existing = await tx.cluster.findUnique({
@@ -92,6 +96,9 @@ export class ClusterService {
       return { cluster, created: false };
     });
     this.deps.wakeReconciler();
+    // The provider just reached the cluster: that is its health until the next periodic probe.
+    // Best effort: the mutation succeeded, and the health loop records the next probe anyway.
+    if (probe) await recordProbe(this.deps.db.prisma, result.cluster.id, { ok: true, probe }).catch(() => {});
     return result;
   }
 

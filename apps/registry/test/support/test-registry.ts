@@ -39,6 +39,9 @@ export async function startTestRegistry(options: TestRegistryOptions): Promise<T
     RECONCILER_RETRY_BASE_MS: "50",
     RECONCILER_RETRY_MAX_MS: "500",
     SHUTDOWN_TIMEOUT_MS: "2000",
+    // Periodic probes and resyncs would add queries at random moments; tests that need them ask.
+    REGISTRY_HEALTH_INTERVAL_MS: "0",
+    RECONCILER_RESYNC_MS: "0",
     ...(options.database.url ? { DATABASE_URL: options.database.url } : {}),
     ...options.env,
   });

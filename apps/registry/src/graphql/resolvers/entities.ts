@@ -24,6 +24,8 @@ export const Cluster: ClusterResolvers = {
   namespace: (_, __, { namespace }) => namespace,
   config: (cluster) => cluster.config as ConfigMaps,
   bindings: (cluster, _, { loaders }) => loaders.bindingsByClusterId.load(cluster.id),
+  health: async (cluster, _, { loaders, services }) =>
+    services.health.view(await loaders.healthByClusterId.load(cluster.id)),
 };
 
 export const Stream: StreamResolvers = {
@@ -69,6 +71,8 @@ export const BindingType: BindingResolvers = {
   effectiveConfig: async (binding, _, context) =>
     effectiveConfig(await streamOf(binding, context), binding, context),
   status: (binding) => binding,
+  observed: async (binding, _, { loaders }) =>
+    (await loaders.observationByBindingId.load(binding.id)) ?? null,
 };
 
 export const ResourceStatus: ResourceStatusResolvers = {

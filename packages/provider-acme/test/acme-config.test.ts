@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { acmeProvider } from "../src/index.ts";
+import { ACME_MAP, acmeConfigMap, acmeStreamIssues } from "../src/acme-config-map.ts";
+
+const signal = () => ({ signal: new AbortController().signal });
+
+/** The seed's CREATE STREAM "widgets_v0" example, as config maps. */
+export const seedWidgets = {
+  config: {
+    "acme.kafka": { owner: "bob@acme.com", team: "widgets-team", costcenter: "341D" },
+    "apache.kafka": {
+      partitions: 10,
+      replication: 4,
+      min_isr: 2,
+      compacted: "true",
+      compression: "snappy",
+      "unclean.leader.election.enable": "false",
+      "key.serde": "string",
+      "value.serde": "specific",
+    },
+  },
+  producerConfig: { "apache.kafka": { acks: "all", retries: 0, "enable.idempotence": "false" } },
+  consumerConfig: { "apache.kafka": { acks: "all", retries: 0, "enable.idempotence": "false" } },
+};
+
+describe("the acme.kafka config map", () => {
+  it("is required on streams and documented with its rules", () => {
+    expect(acmeConfigMap.requiredIn).toEqual(["stream"]);
+    expect(acmeConfigMap.description).toContain("341D");
+    expect(acmeProvider.configMaps.map((m) => m.name)).toEqual([
+      "apache.kafka",
+      "apache.kafka.topic",
+      ACME_MAP,
+    ]);
+  });
+
+  it("accepts the seed's CREATE STREAM widgets_v0 config in every map, in its scope", async () => {
+    const scopes = [
+      ["stream", seedWidgets.config],
+      ["producer", seedWidgets.producerConfig],
+      ["consumer", seedWidgets.consumerConfig],
+    ] as const;
+    for (const [scope, maps] of scopes) {
+      for (const definition of acmeProvider.configMaps) {
+        const map = (maps as Record<string, Record<string, string | number>>)[definition.name];
+        if (map) expect(definition.validate?.(map, scope), `${definition.name} in ${scope}`).toEqual([]);
+      }
+    }
+    expect(acmeStreamIssues(seedWidgets.config)).toEqual([]);
+    // Without a cluster, validation is the config's own rules (replication 4 is checked against brokers at bind time).
+    await acmeProvider.infrastructure.validateStream("widgets_v0", seedWidgets.config, signal());
+  });
+
+  it("names a missing acme.kafka map", async () => {
+    const error = await acmeProvider.infrastructure
+      .validateStream("s", { "apache.kafka": { partitions: 1 } }, signal())
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      retriable: false,
+      issues: [{ field: ["acme.kafka"], message: expect.stringContaining('"acme.kafka" is required') }],
+    });
+  });
+
+  it("refuses an owner that is not an e-mail address, naming the field and the rule", () => {
+    expect(acmeConfigMap.validate({ owner: "bob", team: "t", costcenter: "341D" }, "stream")).toEqual([
+      { field: ["owner"], message: '"owner" must be an e-mail address, e.g. bob@acme.com; got "bob"' },
+    ]);
+  });
+
+  it("refuses a bad cost center, an empty team, a number where text belongs and unknown keys", () => {
+    const issues = acmeConfigMap.validate(
+      { owner: "bob@acme.com", team: " ", costcenter: "341d", tier: 1 },
+      "stream",
+    );
+    expect(issues.map((i) => i.field)).toEqual([["team"], ["costcenter"], ["tier"]]);
+    expect(issues[1]!.message).toContain('three digits and an uppercase letter, e.g. "341D"');
+    expect(acmeConfigMap.validate({ costcenter: 341 }, "stream")[0]!.message).toContain("got 341");
+  });
+
+  it("lists every missing key of an incomplete map, with the map in the path", () => {
+    expect(acmeStreamIssues({ "acme.kafka": { team: "widgets-team" } }).map((i) => i.field)).toEqual([
+      ["acme.kafka", "owner"],
+      ["acme.kafka", "costcenter"],
+    ]);
+  });
+
+  it("accepts a partial map (a binding's override) but refuses the map outside stream configs", () => {
+    expect(acmeConfigMap.validate({ team: "gadgets-team" }, "stream")).toEqual([]);
+    expect(acmeConfigMap.validate({ team: "gadgets-team" }, "cluster")).toEqual([
+      {
+        field: [],
+        message: "\"acme.kafka\" belongs in a stream's or binding's config, not in cluster config",
+      },
+    ]);
+  });
+});

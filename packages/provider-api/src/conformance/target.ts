@@ -1,0 +1,44 @@
+import type { ConfigMaps } from "@stream-registry/core";
+import type { ClusterTarget } from "../infrastructure.ts";
+import type { StreamProvider } from "../provider.ts";
+
+/** A stream config a provider must refuse, and the field (inside the config maps) it must name. */
+export interface InvalidStream {
+  configMaps: ConfigMaps;
+  /** e.g. ["apache.kafka", "partitions"]: some issue of the refusal must name exactly this path. */
+  field: string[];
+}
+
+/**
+ * What the conformance suite runs against: a provider and the infrastructure to exercise it on.
+ * Built once per suite (in `beforeAll`), so a factory may start real clusters.
+ */
+export interface ConformanceTarget {
+  provider: StreamProvider;
+  /** A cluster the provider can reach; bindings are created and deleted on it. */
+  cluster: ClusterTarget;
+  /**
+   * A cluster declared with config the provider accepts but whose platform cannot be reached (a
+   * closed port). Omit it only for providers that reach nothing (registry-only).
+   */
+  unreachableCluster?: ClusterTarget;
+  /** A stream config the provider accepts on `cluster`, e.g. `{"apache.kafka": {partitions: 1}}`. */
+  validStream: ConfigMaps;
+  /** A stream config the provider refuses (omit only when it accepts every stream config). */
+  invalidStream?: InvalidStream;
+  /** A stream name no other test uses (on real clusters, names outlive a test run). Default: random. */
+  streamName?(): string;
+  /**
+   * True when bindings become real resources that `observeStreamBinding` sees (a Kafka topic):
+   * the suite then checks that an observation appears after create and disappears after delete.
+   */
+  observesRealInfrastructure: boolean;
+  /** How long probing `unreachableCluster` may take before it must have failed. Default 15 000. */
+  unreachableTimeoutMs?: number;
+  /** How long a call given an already-aborted signal may take to reject. Default 2 000. */
+  abortTimeoutMs?: number;
+  /** Releases what the factory started (clusters, temp dirs); called once after the suite. */
+  dispose?(): Promise<void>;
+}
+
+export type ConformanceFactory = () => ConformanceTarget | Promise<ConformanceTarget>;

@@ -1,0 +1,196 @@
+import { createHash } from "node:crypto";
+import { fqnPrefix, type ConfigMaps, type RetryDelayOptions } from "@stream-registry/core";
+import {
+  configRejected,
+  InfrastructureError,
+  type ClusterTarget,
+  type OperationContext,
+} from "@stream-registry/provider-api";
+import type { Admin, KafkaConfig } from "kafkajs";
+import { clusterSettingsOf } from "../config/config-maps.ts";
+import type { ClusterSettings } from "../config/cluster-config.ts";
+import {
+  isConnectionError,
+  kafkaErrorType,
+  rootKafkaError,
+  toInfrastructureError,
+} from "../errors/kafka-errors.ts";
+import { AdminPool, defaultKafkaFactory, type KafkaFactory } from "./admin-pool.ts";
+import { ClusterHealthBook } from "./cluster-health.ts";
+import { CallInterrupted, withDeadline } from "./deadline.ts";
+import { kafkaClientConfig } from "./kafka-client-config.ts";
+import {
+  defaultKafkaLogLevel,
+  kafkaLogCreator,
+  kafkaLogLevel,
+  type KafkaLogLevel,
+  type KafkaLogSink,
+} from "./kafka-logging.ts";
+
+export interface KafkaConnectionOptions {
+  /** Spacing of reconnect attempts to an unreachable cluster; default base 500 ms, max 30 s. */
+  reconnectBackoff?: RetryDelayOptions;
+  /** Makes kafkajs clients; tests wrap it to count clients and connections. */
+  kafkaFactory?: KafkaFactory;
+  /** kafkajs log level; default KAFKA_PROVIDER_LOG_LEVEL, else "nothing". */
+  logLevel?: KafkaLogLevel;
+  /** Where kafkajs log entries go; default one JSON line per entry on stderr. */
+  logSink?: KafkaLogSink;
+}
+
+/** A cluster the provider talks to: its settings and the names errors use. */
+export interface ResolvedCluster {
+  /** Registry identity: namespace and name. */
+  key: string;
+  /** How messages name it, e.g. "/aws/cluster001". */
+  label: string;
+  settings: ClusterSettings;
+  /** Hash of the connection settings: a changed config gets a new client. */
+  fingerprint: string;
+}
+
+/** Parses a cluster's connection config; a config the provider cannot use is refused for good. */
+export function resolveSettings(label: string, maps: ConfigMaps): ClusterSettings {
+  const { settings, issues } = clusterSettingsOf(maps);
+  if (!settings) {
+    throw configRejected(
+      `cluster "${label}" has no usable "apache.kafka" config: ${issues.map((issue) => issue.message).join("; ")}`,
+      issues,
+    );
+  }
+  return settings;
+}
+
+export function resolveCluster(target: ClusterTarget): ResolvedCluster {
+  const label = `${fqnPrefix(target.namespace)}${target.name}`;
+  const settings = resolveSettings(label, target.config);
+  const fingerprint = createHash("sha256").update(JSON.stringify(settings)).digest("hex");
+  return { key: `${target.namespace}\u0000${target.name}`, label, settings, fingerprint };
+}
+
+/**
+ * The provider's connections: one pooled admin per cluster, a deadline and the caller's abort
+ * signal on every call, kafkajs errors mapped to InfrastructureErrors, and per-cluster health with
+ * reconnect backoff.
+ */
+export class KafkaConnections {
+  readonly pool: AdminPool;
+  readonly health: ClusterHealthBook;
+  private readonly factory: KafkaFactory;
+  private readonly logOptions: Pick<KafkaConfig, "logLevel" | "logCreator">;
+
+  constructor(options: KafkaConnectionOptions = {}) {
+    this.factory = options.kafkaFactory ?? defaultKafkaFactory;
+    this.pool = new AdminPool(this.factory);
+    this.health = new ClusterHealthBook({ baseMs: 500, maxMs: 30_000, ...options.reconnectBackoff });
+    this.logOptions = {
+      logLevel: kafkaLogLevel(options.logLevel ?? defaultKafkaLogLevel()),
+      logCreator: kafkaLogCreator(options.logSink),
+    };
+  }
+
+  clientConfig(settings: ClusterSettings): KafkaConfig {
+    return { ...kafkaClientConfig(settings), ...this.logOptions };
+  }
+
+  /** Runs `work` with the cluster's pooled admin, within the cluster's deadline and the caller's signal. */
+  async withAdmin<T>(
+    cluster: ResolvedCluster,
+    context: OperationContext,
+    action: string,
+    work: (admin: Admin) => Promise<T>,
+    options: { timeoutMs?: number } = {},
+  ): Promise<T> {
+    const { key, label, settings } = cluster;
+    const where = `${action} on Kafka cluster "${label}" (${settings.brokers.join(",")})`;
+    const waitUntil = this.health.waitUntil(key);
+    if (waitUntil && !this.pool.has(key)) {
+      // Within the reconnect backoff: fail as the last attempt did, without opening connections.
+      const health = this.health.get(key);
+      throw new InfrastructureError(
+        `${where} failed: cannot reach the cluster: ${health.lastConnectionError}`,
+        {
+          retriable: true,
+        },
+      );
+    }
+    try {
+      const acquire = () => this.pool.acquire(key, cluster.fingerprint, () => this.clientConfig(settings));
+      const result = await withDeadline(
+        async () => {
+          const admin = await acquire();
+          try {
+            return await work(admin);
+          } catch (error) {
+            if (kafkaErrorType(error) !== "UNKNOWN_TOPIC_OR_PARTITION") throw error;
+            // kafkajs remembers every topic it fetched offsets of and refreshes their metadata
+            // before most admin calls; once such a topic is deleted elsewhere, every call of that
+            // client fails with UNKNOWN_TOPIC_OR_PARTITION. A new client has no such memory.
+            this.pool.discard(key, admin);
+            return work(await acquire());
+          }
+        },
+        {
+          signal: context.signal,
+          timeoutMs: Math.min(options.timeoutMs ?? Infinity, settings.operationTimeoutMs),
+          what: where,
+        },
+      );
+      this.health.connected(key);
+      return result;
+    } catch (error) {
+      throw this.failed(cluster, action, error);
+    }
+  }
+
+  /**
+   * Runs `work` with a short-lived admin of its own: for clusters not declared yet (DECLARE CLUSTER
+   * validation), which must not take a pooled client.
+   */
+  async withTransientAdmin<T>(
+    label: string,
+    settings: ClusterSettings,
+    context: OperationContext,
+    action: string,
+    work: (admin: Admin) => Promise<T>,
+  ): Promise<T> {
+    const where = `${action} on Kafka cluster "${label}" (${settings.brokers.join(",")})`;
+    const admin = this.factory(this.clientConfig(settings)).admin();
+    try {
+      return await withDeadline(
+        async () => {
+          await admin.connect();
+          return work(admin);
+        },
+        { signal: context.signal, timeoutMs: settings.operationTimeoutMs, what: where },
+      );
+    } catch (error) {
+      throw toInfrastructureError(error, { action, cluster: label, brokers: settings.brokers });
+    } finally {
+      admin.disconnect().catch(() => undefined);
+    }
+  }
+
+  private failed(cluster: ResolvedCluster, action: string, error: unknown): InfrastructureError {
+    const mapped = toInfrastructureError(error, {
+      action,
+      cluster: cluster.label,
+      brokers: cluster.settings.brokers,
+    });
+    if (error instanceof CallInterrupted && error.reason === "aborted") return mapped;
+    if (error instanceof CallInterrupted || isConnectionError(error)) {
+      // A client that lost its brokers or hung is replaced on the next call, after the backoff.
+      this.pool.discard(cluster.key);
+      const why =
+        error instanceof CallInterrupted ? error.detail : (rootKafkaError(error)?.message ?? mapped.message);
+      this.health.failed(cluster.key, mapped.message, why);
+    } else {
+      this.health.connected(cluster.key);
+    }
+    return mapped;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}

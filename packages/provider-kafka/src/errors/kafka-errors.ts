@@ -1,0 +1,146 @@
+import { InfrastructureError, ProviderError } from "@stream-registry/provider-api";
+
+/** Kafka error types that trying again cannot fix: the request itself is refused. */
+export const PERMANENT_KAFKA_ERRORS = new Set([
+  "INVALID_REPLICATION_FACTOR",
+  "INVALID_PARTITIONS",
+  "INVALID_CONFIG",
+  "POLICY_VIOLATION",
+  "TOPIC_AUTHORIZATION_FAILED",
+  "CLUSTER_AUTHORIZATION_FAILED",
+  "INVALID_REPLICA_ASSIGNMENT",
+  "INVALID_TOPIC_EXCEPTION",
+  "INVALID_REQUEST",
+  "UNSUPPORTED_VERSION",
+  "TOPIC_DELETION_DISABLED",
+  "SASL_AUTHENTICATION_FAILED",
+  "ILLEGAL_SASL_STATE",
+  "UNSUPPORTED_SASL_MECHANISM",
+]);
+
+/** Kafka error types of a cluster in motion (elections, restarts, overload): retried later. */
+export const RETRIABLE_KAFKA_ERRORS = new Set([
+  "NOT_CONTROLLER",
+  "LEADER_NOT_AVAILABLE",
+  "NOT_LEADER_FOR_PARTITION",
+  "NOT_LEADER_OR_FOLLOWER",
+  "REQUEST_TIMED_OUT",
+  "NETWORK_EXCEPTION",
+  "BROKER_NOT_AVAILABLE",
+  "REPLICA_NOT_AVAILABLE",
+  "NOT_ENOUGH_REPLICAS",
+  "KAFKA_STORAGE_ERROR",
+  "COORDINATOR_NOT_AVAILABLE",
+  "COORDINATOR_LOAD_IN_PROGRESS",
+  "THROTTLING_QUOTA_EXCEEDED",
+  // A topic of the same name is still being deleted: creating it works once deletion finishes.
+  "TOPIC_ALREADY_EXISTS",
+]);
+
+/** kafkajs errors that mean the cluster could not be reached or did not answer in time. */
+const CONNECTION_ERRORS = new Set([
+  "KafkaJSConnectionError",
+  "KafkaJSConnectionClosedError",
+  "KafkaJSRequestTimeoutError",
+  "KafkaJSBrokerNotFound",
+  "KafkaJSMetadataNotLoaded",
+  "KafkaJSNoBrokerAvailableError",
+  "KafkaJSTimeout",
+  "KafkaJSLockTimeout",
+]);
+
+interface ErrorLike {
+  name?: string;
+  message?: string;
+  type?: string;
+  retriable?: boolean;
+  cause?: unknown;
+  errors?: unknown[];
+}
+
+const asErrorLike = (error: unknown): ErrorLike | undefined =>
+  typeof error === "object" && error !== null ? (error as ErrorLike) : undefined;
+
+/**
+ * The error that says what went wrong: kafkajs wraps the broker's answer in retry and aggregate
+ * errors (KafkaJSNumberOfRetriesExceeded, KafkaJSNonRetriableError, KafkaJSAggregateError).
+ */
+export function rootKafkaError(error: unknown): ErrorLike | undefined {
+  let current = asErrorLike(error);
+  for (let depth = 0; current && depth < 10; depth += 1) {
+    if (typeof current.type === "string" || current.name === "KafkaJSSASLAuthenticationError") return current;
+    if (CONNECTION_ERRORS.has(current.name ?? "")) return current;
+    const next = asErrorLike(Array.isArray(current.errors) ? current.errors[0] : current.cause);
+    if (!next || next === current) return current;
+    current = next;
+  }
+  return current;
+}
+
+/** The Kafka protocol error type (e.g. "INVALID_CONFIG") inside a kafkajs error, if any. */
+export function kafkaErrorType(error: unknown): string | undefined {
+  return rootKafkaError(error)?.type;
+}
+
+/** Whether an error means the connection itself is in trouble, so the admin client should be replaced. */
+export function isConnectionError(error: unknown): boolean {
+  const root = rootKafkaError(error);
+  if (!root) return false;
+  if (CONNECTION_ERRORS.has(root.name ?? "")) return true;
+  const code = (root as { code?: unknown }).code;
+  return (
+    typeof code === "string" &&
+    /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|EAI_AGAIN)$/.test(code)
+  );
+}
+
+/** Where an error happened, for its message. */
+export interface KafkaErrorContext {
+  /** What was being done, e.g. "create topic \"widgets_v0\"". */
+  action: string;
+  /** The cluster as the registry names it, e.g. "/cluster001". */
+  cluster: string;
+  brokers: readonly string[];
+}
+
+/**
+ * Maps any error of a kafkajs call to an InfrastructureError whose message names the action, the
+ * cluster and the Kafka error, and whose `retriable` tells the reconciler whether to back off and
+ * retry (an outage, an election) or to give up (a refused config, a denied ACL).
+ */
+export function toInfrastructureError(error: unknown, context: KafkaErrorContext): InfrastructureError {
+  if (error instanceof InfrastructureError) return error;
+  if (error instanceof ProviderError) {
+    return new InfrastructureError(error.message, {
+      retriable: error.retriable,
+      issues: [...error.issues],
+      cause: error,
+    });
+  }
+  const root = rootKafkaError(error);
+  const where = `${context.action} on Kafka cluster "${context.cluster}" (${context.brokers.join(",")})`;
+  const detail = root?.message ?? String(error);
+  if (root?.name === "KafkaJSSASLAuthenticationError") {
+    return new InfrastructureError(`${where} failed: authentication refused: ${detail}`, {
+      retriable: false,
+      cause: error,
+    });
+  }
+  const type = root?.type;
+  if (type !== undefined) {
+    const retriable = PERMANENT_KAFKA_ERRORS.has(type)
+      ? false
+      : RETRIABLE_KAFKA_ERRORS.has(type)
+        ? true
+        : root?.retriable !== false;
+    return new InfrastructureError(`${where} failed: ${type}: ${detail}`, { retriable, cause: error });
+  }
+  if (isConnectionError(error)) {
+    return new InfrastructureError(`${where} failed: cannot reach the cluster: ${detail}`, {
+      retriable: true,
+      cause: error,
+    });
+  }
+  // Anything else (a kafkajs bug, an unexpected answer) may pass on another try; the reconciler backs off.
+  return new InfrastructureError(`${where} failed: ${detail}`, { retriable: true, cause: error });
+}

@@ -1,0 +1,279 @@
+import type { ConfigMaps } from "@stream-registry/core";
+import {
+  configRejected,
+  InfrastructureError,
+  ProviderError,
+  type BindingObservation,
+  type BindingRequest,
+  type ClusterProbe,
+  type ClusterTarget,
+  type ConfigIssue,
+  type OperationContext,
+  type StreamInfrastructureManager,
+} from "@stream-registry/provider-api";
+import type { Admin } from "kafkajs";
+import { desiredTopicOf, KAFKA_MAP, type DesiredTopic } from "./config/config-maps.ts";
+import type { KafkaConnections } from "./connection/kafka-connections.ts";
+import { resolveCluster, resolveSettings, type ResolvedCluster } from "./connection/kafka-connections.ts";
+import {
+  countRecords,
+  createTopic,
+  deleteTopic,
+  describeTopic,
+  growPartitions,
+  writeTopicOverrides,
+} from "./topic/topic-admin.ts";
+import { planTopicUpdate, topicDifferences, type ActualTopic } from "./topic/topic-state.ts";
+
+/** How long validation waits for a cluster before skipping its cluster checks. */
+const CLUSTER_CHECK_TIMEOUT_MS = 3000;
+
+/** The desired topic of a binding, or a permanent refusal naming every bad key. */
+function desiredTopic(streamName: string, maps: ConfigMaps): DesiredTopic {
+  const { topic, issues } = desiredTopicOf(maps);
+  if (issues.length > 0) {
+    throw configRejected(
+      `stream "${streamName}" has an invalid Kafka config: ${issues.map((issue) => issue.message).join("; ")}`,
+      issues,
+    );
+  }
+  return topic;
+}
+
+async function observe(admin: Admin, topic: ActualTopic, verb: string): Promise<BindingObservation> {
+  const records = await countRecords(admin, topic.name);
+  return {
+    message:
+      `${verb} topic "${topic.name}": ${topic.partitions} partition(s), replication factor ` +
+      `${topic.replicationFactor}, ${records} record(s)`,
+    details: {
+      partitions: topic.partitions,
+      replicationFactor: topic.replicationFactor,
+      configs: { ...topic.overrides },
+      records,
+    },
+  };
+}
+
+/**
+ * The Kafka StreamInfrastructureManager: a binding is a topic named like the stream. Every method is
+ * idempotent and runs against the cluster's one pooled admin client.
+ */
+export function createKafkaInfrastructure(connections: KafkaConnections) {
+  async function probe(admin: Admin, started: number) {
+    const cluster = await admin.describeCluster();
+    return {
+      latencyMs: Date.now() - started,
+      brokerCount: cluster.brokers.length,
+      details: {
+        clusterId: cluster.clusterId,
+        controller: cluster.controller,
+        brokers: cluster.brokers.map((broker) => `${broker.host}:${broker.port}`),
+      },
+    };
+  }
+
+  async function createOrAdopt(
+    admin: Admin,
+    cluster: ResolvedCluster,
+    name: string,
+    desired: DesiredTopic,
+    existing: ActualTopic | null,
+  ): Promise<BindingObservation> {
+    let actual = existing;
+    let created = false;
+    if (!actual) {
+      created = await createTopic(admin, name, desired, cluster.settings.requestTimeoutMs);
+      actual = await describeTopic(admin, name);
+      if (!actual) {
+        throw new InfrastructureError(
+          `topic "${name}" was created but is not visible yet on "${cluster.label}"`,
+          {
+            retriable: true,
+          },
+        );
+      }
+    }
+    if (!created) {
+      const differences = topicDifferences(desired, actual);
+      if (differences.length > 0) {
+        throw configRejected(
+          `topic "${name}" exists on Kafka cluster "${cluster.label}" with different settings: ` +
+            `${differences.join("; ")}. An existing topic is adopted only as it is, never altered: ` +
+            `align the stream's config with it or delete the topic`,
+        );
+      }
+    }
+    return observe(admin, actual, created ? "created" : "adopted existing");
+  }
+
+  const infrastructure = {
+    async validateCluster(
+      clusterName: string,
+      configMaps: ConfigMaps,
+      context: OperationContext,
+    ): Promise<ClusterProbe> {
+      const settings = resolveSettings(clusterName, configMaps);
+      return connections.withTransientAdmin(clusterName, settings, context, "probe", (admin) =>
+        probe(admin, Date.now()),
+      );
+    },
+
+    async probeCluster(target: ClusterTarget, context: OperationContext): Promise<ClusterProbe> {
+      const cluster = resolveCluster(target);
+      const result = await connections.withAdmin(cluster, context, "probe", (admin) =>
+        probe(admin, Date.now()),
+      );
+      connections.health.probed(cluster.key, result.latencyMs, result.brokerCount);
+      return { ...result, details: { ...result.details, ...connections.health.details(cluster.key) } };
+    },
+
+    async validateStream(
+      streamName: string,
+      configMaps: ConfigMaps,
+      context: OperationContext & { cluster?: ClusterTarget },
+    ): Promise<void> {
+      const desired = desiredTopic(streamName, configMaps);
+      if (!context.cluster) return;
+      const cluster = resolveCluster(context.cluster);
+      let issues: ConfigIssue[];
+      try {
+        issues = await connections.withAdmin(
+          cluster,
+          context,
+          `check topic "${streamName}"`,
+          async (admin) => {
+            const { brokers } = await admin.describeCluster();
+            const actual = await describeTopic(admin, streamName);
+            return clusterFitIssues(streamName, cluster.label, desired, brokers.length, actual);
+          },
+          { timeoutMs: CLUSTER_CHECK_TIMEOUT_MS },
+        );
+      } catch (error) {
+        // The cluster checks are an early warning: create and update enforce the same rules, so a
+        // binding made while its cluster is down is accepted and waits PENDING for it.
+        if (error instanceof ProviderError && error.retriable && !context.signal.aborted) return;
+        throw error;
+      }
+      if (issues.length > 0) {
+        throw configRejected(
+          `stream "${streamName}" does not fit Kafka cluster "${cluster.label}": ${issues.map((i) => i.message).join("; ")}`,
+          issues,
+        );
+      }
+    },
+
+    async createStreamBinding(
+      request: BindingRequest,
+      context: OperationContext,
+    ): Promise<BindingObservation> {
+      const desired = desiredTopic(request.streamName, request.configMaps);
+      const cluster = resolveCluster(request.cluster);
+      const name = request.streamName;
+      return connections.withAdmin(cluster, context, `create topic "${name}"`, async (admin) =>
+        createOrAdopt(admin, cluster, name, desired, await describeTopic(admin, name)),
+      );
+    },
+
+    async updateStreamBinding(
+      request: BindingRequest,
+      context: OperationContext,
+    ): Promise<BindingObservation> {
+      const desired = desiredTopic(request.streamName, request.configMaps);
+      const cluster = resolveCluster(request.cluster);
+      const name = request.streamName;
+      return connections.withAdmin(cluster, context, `update topic "${name}"`, async (admin) => {
+        const actual = await describeTopic(admin, name);
+        // Deleted behind the registry's back: the binding's desired state still says it exists.
+        if (!actual) return createOrAdopt(admin, cluster, name, desired, null);
+        const plan = planTopicUpdate(desired, actual);
+        if (plan.refusals.length > 0) {
+          throw configRejected(
+            `topic "${name}" on Kafka cluster "${cluster.label}" cannot be updated: ${plan.refusals.join("; ")}`,
+          );
+        }
+        const changes: string[] = [];
+        if (plan.overrides) {
+          await writeTopicOverrides(admin, name, plan.overrides);
+          changes.push(`set ${plan.changedConfigs.join(", ")}`);
+        }
+        if (plan.partitions !== undefined) {
+          await growPartitions(admin, name, plan.partitions, cluster.settings.requestTimeoutMs);
+          changes.push(`partitions ${actual.partitions} -> ${plan.partitions}`);
+        }
+        const after = changes.length > 0 ? await describeTopic(admin, name) : actual;
+        const verb = changes.length > 0 ? `updated (${changes.join("; ")})` : "unchanged";
+        return observe(admin, after ?? actual, verb);
+      });
+    },
+
+    async observeStreamBinding(
+      streamName: string,
+      target: ClusterTarget,
+      context: OperationContext,
+    ): Promise<BindingObservation | null> {
+      const cluster = resolveCluster(target);
+      return connections.withAdmin(cluster, context, `observe topic "${streamName}"`, async (admin) => {
+        const actual = await describeTopic(admin, streamName);
+        return actual ? observe(admin, actual, "observed") : null;
+      });
+    },
+
+    async deleteStreamBinding(
+      streamName: string,
+      target: ClusterTarget,
+      context: OperationContext,
+    ): Promise<void> {
+      const cluster = resolveCluster(target);
+      await connections.withAdmin(cluster, context, `delete topic "${streamName}"`, async (admin) => {
+        const exists = await describeTopic(admin, streamName);
+        if (exists) await deleteTopic(admin, streamName, cluster.settings.requestTimeoutMs);
+      });
+    },
+  } satisfies StreamInfrastructureManager;
+  return infrastructure;
+}
+
+/** What a binding's topic cannot be on this cluster: too many replicas, a shrink, a replication change. */
+export function clusterFitIssues(
+  streamName: string,
+  clusterLabel: string,
+  desired: DesiredTopic,
+  brokerCount: number,
+  actual: ActualTopic | null,
+): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const replication = desired.replicationFactor;
+  if (replication !== undefined && replication > brokerCount) {
+    issues.push({
+      field: [KAFKA_MAP, "replication"],
+      message: `"replication" ${replication} is more than the ${brokerCount} broker(s) of Kafka cluster "${clusterLabel}"`,
+    });
+  }
+  const minIsr = desired.configs["min.insync.replicas"];
+  if (replication === undefined && minIsr !== undefined && Number(minIsr) > brokerCount) {
+    issues.push({
+      field: [KAFKA_MAP, "min_isr"],
+      message: `"min_isr" ${minIsr} is more than the ${brokerCount} broker(s) of Kafka cluster "${clusterLabel}"`,
+    });
+  }
+  if (actual) {
+    if (desired.partitions !== undefined && desired.partitions < actual.partitions) {
+      issues.push({
+        field: [KAFKA_MAP, "partitions"],
+        message:
+          `topic "${streamName}" already has ${actual.partitions} partitions; "partitions" ${desired.partitions} would ` +
+          `decrease them, which Kafka cannot do`,
+      });
+    }
+    if (replication !== undefined && replication !== actual.replicationFactor) {
+      issues.push({
+        field: [KAFKA_MAP, "replication"],
+        message:
+          `topic "${streamName}" already has replication factor ${actual.replicationFactor}; changing it to ` +
+          `${replication} needs a partition reassignment, which this provider does not do`,
+      });
+    }
+  }
+  return issues;
+}

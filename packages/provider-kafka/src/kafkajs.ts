@@ -1,0 +1,7 @@
+import kafkajs from "kafkajs";
+
+/**
+ * kafkajs is CommonJS and Node's ESM loader cannot see all of its named exports
+ * (ConfigResourceTypes, ConfigSource), so they are taken from the default export once, here.
+ */
+export const { Kafka, ConfigResourceTypes, ConfigSource, logLevel } = kafkajs;

@@ -1,0 +1,27 @@
+import type { StreamProvider } from "@stream-registry/provider-api";
+import { kafkaConfigMaps } from "./config/config-maps.ts";
+import { KafkaConnections, type KafkaConnectionOptions } from "./connection/kafka-connections.ts";
+import { createKafkaInfrastructure } from "./kafka-infrastructure.ts";
+
+export type KafkaProviderOptions = KafkaConnectionOptions;
+
+/**
+ * Makes a generic Kafka provider with connections of its own. Providers that extend it (e.g. an
+ * "acme" one) compose its parts: `configMaps`, `infrastructure`, `close`.
+ */
+export function createKafkaProvider(options: KafkaProviderOptions = {}) {
+  const connections = new KafkaConnections(options);
+  const provider = {
+    kind: "kafka",
+    description:
+      "Apache Kafka: a binding is a topic named like the stream, managed through kafkajs' admin API",
+    configMaps: kafkaConfigMaps,
+    infrastructure: createKafkaInfrastructure(connections),
+    /** The provider's admin clients and cluster health, for composition and tests. */
+    connections,
+    async close() {
+      await connections.close();
+    },
+  };
+  return provider satisfies StreamProvider;
+}
