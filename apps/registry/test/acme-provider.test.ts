@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { kafkaClient } from "@stream-registry/testkit";
+import { kafkaClient, seedWidgetsStream } from "@stream-registry/testkit";
 import { useSharedKafkaClusters } from "@stream-registry/testkit/vitest";
 import { CREATE_BINDING, CREATE_STREAM, DECLARE_CLUSTER, type UserErrorView } from "./support/operations.ts";
 import { eventually, useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
@@ -8,24 +8,7 @@ import { eventually, useTestRegistry, type TestRegistry } from "./support/test-r
 const BINDING_STATE = `query($stream: String!, $cluster: String!) { binding(stream: $stream, cluster: $cluster) {
   status { phase message } observed { details } effectiveConfig { config } } }`;
 
-/** The seed's CREATE STREAM "widgets_v0" example. */
-const widgets = {
-  config: {
-    "acme.kafka": { owner: "bob@acme.com", team: "widgets-team", costcenter: "341D" },
-    "apache.kafka": {
-      partitions: 10,
-      replication: 4,
-      min_isr: 2,
-      compacted: "true",
-      compression: "snappy",
-      "unclean.leader.election.enable": "false",
-      "key.serde": "string",
-      "value.serde": "specific",
-    },
-  },
-  producerConfig: { "apache.kafka": { acks: "all", retries: 0, "enable.idempotence": "false" } },
-  consumerConfig: { "apache.kafka": { acks: "all", retries: 0, "enable.idempotence": "false" } },
-};
+const { name: _seedName, ...widgets } = seedWidgetsStream;
 
 async function errorsOf(r: TestRegistry, mutation: string, input: unknown): Promise<UserErrorView[]> {
   const data = await r.query<Record<string, { userErrors: UserErrorView[] }>>(mutation, { input });

@@ -1,27 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { seedWidgetsStream } from "@stream-registry/testkit";
 import { acmeProvider } from "../src/index.ts";
 import { ACME_MAP, acmeConfigMap, acmeStreamIssues } from "../src/acme-config-map.ts";
 
 const signal = () => ({ signal: new AbortController().signal });
-
-/** The seed's CREATE STREAM "widgets_v0" example, as config maps. */
-export const seedWidgets = {
-  config: {
-    "acme.kafka": { owner: "bob@acme.com", team: "widgets-team", costcenter: "341D" },
-    "apache.kafka": {
-      partitions: 10,
-      replication: 4,
-      min_isr: 2,
-      compacted: "true",
-      compression: "snappy",
-      "unclean.leader.election.enable": "false",
-      "key.serde": "string",
-      "value.serde": "specific",
-    },
-  },
-  producerConfig: { "apache.kafka": { acks: "all", retries: 0, "enable.idempotence": "false" } },
-  consumerConfig: { "apache.kafka": { acks: "all", retries: 0, "enable.idempotence": "false" } },
-};
 
 describe("the acme.kafka config map", () => {
   it("is required on streams and documented with its rules", () => {
@@ -36,9 +18,9 @@ describe("the acme.kafka config map", () => {
 
   it("accepts the seed's CREATE STREAM widgets_v0 config in every map, in its scope", async () => {
     const scopes = [
-      ["stream", seedWidgets.config],
-      ["producer", seedWidgets.producerConfig],
-      ["consumer", seedWidgets.consumerConfig],
+      ["stream", seedWidgetsStream.config],
+      ["producer", seedWidgetsStream.producerConfig],
+      ["consumer", seedWidgetsStream.consumerConfig],
     ] as const;
     for (const [scope, maps] of scopes) {
       for (const definition of acmeProvider.configMaps) {
@@ -46,9 +28,9 @@ describe("the acme.kafka config map", () => {
         if (map) expect(definition.validate?.(map, scope), `${definition.name} in ${scope}`).toEqual([]);
       }
     }
-    expect(acmeStreamIssues(seedWidgets.config)).toEqual([]);
+    expect(acmeStreamIssues(seedWidgetsStream.config)).toEqual([]);
     // Without a cluster, validation is the config's own rules (replication 4 is checked against brokers at bind time).
-    await acmeProvider.infrastructure.validateStream("widgets_v0", seedWidgets.config, signal());
+    await acmeProvider.infrastructure.validateStream("widgets_v0", seedWidgetsStream.config, signal());
   });
 
   it("names a missing acme.kafka map", async () => {

@@ -56,17 +56,17 @@ const declare = clusters
       `DECLARE CLUSTER "local-${dev.name}" WITH PROVIDER "kafka" WITH CONFIG { "apache.kafka": { "bootstrap.servers": "127.0.0.1:${dev.port}" } };`,
   )
   .join("\n");
-const first = clusters[0];
 console.log(`
 Apache Kafka ${KAFKA_VERSION}, single-node KRaft clusters; stop them with \`npm run kafka:down\`.
 
-Declare them in the registry (DDL):
-${declare}
+Declare them in a registry with srctl (\`npm start\` runs one at http://localhost:4000/graphql):
+npx srctl -e '${declare.replaceAll("\n", " ")}'
 
-or over GraphQL:
-mutation {
-  declareCluster(input: {
-    name: "local-${first?.name}", provider: "kafka"
-    config: { "apache.kafka": { "bootstrap.servers": "127.0.0.1:${first?.port}" } }
-  }) { cluster { name health { status } } userErrors { field message } }
-}`);
+or over GraphQL, with the config map in variables (GraphQL literals cannot have dotted keys):
+mutation Declare($config: ConfigMaps) {
+  declareCluster(input: { name: "local-${clusters[0]?.name}", provider: "kafka", config: $config }) {
+    cluster { name health { status brokerCount } }
+    userErrors { field message }
+  }
+}
+variables: { "config": { "apache.kafka": { "bootstrap.servers": "127.0.0.1:${clusters[0]?.port}" } } }`);

@@ -1,2 +1,3 @@
 export * from "./databases.ts";
 export * from "./kafka/index.ts";
+export * from "./seed-examples.ts";
