@@ -13,7 +13,7 @@ import {
 } from "@stream-registry/provider-api";
 import type { Admin } from "kafkajs";
 import { desiredTopicOf, KAFKA_MAP, type DesiredTopic } from "./config/config-maps.ts";
-import type { KafkaConnections } from "./connection/kafka-connections.ts";
+import type { KafkaConnections, OffsetsReader } from "./connection/kafka-connections.ts";
 import { resolveCluster, resolveSettings, type ResolvedCluster } from "./connection/kafka-connections.ts";
 import {
   countRecords,
@@ -40,17 +40,23 @@ function desiredTopic(streamName: string, maps: ConfigMaps): DesiredTopic {
   return topic;
 }
 
-async function observe(admin: Admin, topic: ActualTopic, verb: string): Promise<BindingObservation> {
-  const records = await countRecords(admin, topic.name);
+async function observe(
+  offsets: OffsetsReader,
+  topic: ActualTopic,
+  verb: string,
+): Promise<BindingObservation> {
+  const count = await countRecords(offsets, topic.name);
+  const records =
+    "records" in count ? `${count.records} record(s)` : `records not counted (${count.unknown})`;
   return {
     message:
       `${verb} topic "${topic.name}": ${topic.partitions} partition(s), replication factor ` +
-      `${topic.replicationFactor}, ${records} record(s)`,
+      `${topic.replicationFactor}, ${records}`,
     details: {
       partitions: topic.partitions,
       replicationFactor: topic.replicationFactor,
       configs: { ...topic.overrides },
-      records,
+      ...("records" in count ? { records: count.records } : {}),
     },
   };
 }
@@ -73,38 +79,36 @@ export function createKafkaInfrastructure(connections: KafkaConnections) {
     };
   }
 
+  /**
+   * Creates the topic, or adopts an existing one with the same settings. Creating first (instead of
+   * looking first) saves a metadata round trip per create; an existing topic makes it a no-op.
+   */
   async function createOrAdopt(
     admin: Admin,
+    offsets: OffsetsReader,
     cluster: ResolvedCluster,
     name: string,
     desired: DesiredTopic,
-    existing: ActualTopic | null,
   ): Promise<BindingObservation> {
-    let actual = existing;
-    let created = false;
-    if (!actual) {
-      created = await createTopic(admin, name, desired, cluster.settings.requestTimeoutMs);
-      actual = await describeTopic(admin, name);
-      if (!actual) {
-        throw new InfrastructureError(
-          `topic "${name}" was created but is not visible yet on "${cluster.label}"`,
-          {
-            retriable: true,
-          },
-        );
-      }
+    const created = await createTopic(admin, name, desired, cluster.settings.requestTimeoutMs);
+    if (created) return observe(offsets, created, "created");
+    const existing = await describeTopic(admin, name);
+    if (!existing) {
+      throw new InfrastructureError(
+        `topic "${name}" on Kafka cluster "${cluster.label}" could not be created: a topic of that name ` +
+          `exists but is not visible (it may still be being deleted)`,
+        { retriable: true },
+      );
     }
-    if (!created) {
-      const differences = topicDifferences(desired, actual);
-      if (differences.length > 0) {
-        throw configRejected(
-          `topic "${name}" exists on Kafka cluster "${cluster.label}" with different settings: ` +
-            `${differences.join("; ")}. An existing topic is adopted only as it is, never altered: ` +
-            `align the stream's config with it or delete the topic`,
-        );
-      }
+    const differences = topicDifferences(desired, existing);
+    if (differences.length > 0) {
+      throw configRejected(
+        `topic "${name}" exists on Kafka cluster "${cluster.label}" with different settings: ` +
+          `${differences.join("; ")}. An existing topic is adopted only as it is, never altered: ` +
+          `align the stream's config with it or delete the topic`,
+      );
     }
-    return observe(admin, actual, created ? "created" : "adopted existing");
+    return observe(offsets, existing, "adopted existing");
   }
 
   const infrastructure = {
@@ -170,8 +174,8 @@ export function createKafkaInfrastructure(connections: KafkaConnections) {
       const desired = desiredTopic(request.streamName, request.configMaps);
       const cluster = resolveCluster(request.cluster);
       const name = request.streamName;
-      return connections.withAdmin(cluster, context, `create topic "${name}"`, async (admin) =>
-        createOrAdopt(admin, cluster, name, desired, await describeTopic(admin, name)),
+      return connections.withAdmin(cluster, context, `create topic "${name}"`, (admin, offsets) =>
+        createOrAdopt(admin, offsets, cluster, name, desired),
       );
     },
 
@@ -182,10 +186,10 @@ export function createKafkaInfrastructure(connections: KafkaConnections) {
       const desired = desiredTopic(request.streamName, request.configMaps);
       const cluster = resolveCluster(request.cluster);
       const name = request.streamName;
-      return connections.withAdmin(cluster, context, `update topic "${name}"`, async (admin) => {
+      return connections.withAdmin(cluster, context, `update topic "${name}"`, async (admin, offsets) => {
         const actual = await describeTopic(admin, name);
         // Deleted behind the registry's back: the binding's desired state still says it exists.
-        if (!actual) return createOrAdopt(admin, cluster, name, desired, null);
+        if (!actual) return createOrAdopt(admin, offsets, cluster, name, desired);
         const plan = planTopicUpdate(desired, actual);
         if (plan.refusals.length > 0) {
           throw configRejected(
@@ -203,7 +207,7 @@ export function createKafkaInfrastructure(connections: KafkaConnections) {
         }
         const after = changes.length > 0 ? await describeTopic(admin, name) : actual;
         const verb = changes.length > 0 ? `updated (${changes.join("; ")})` : "unchanged";
-        return observe(admin, after ?? actual, verb);
+        return observe(offsets, after ?? actual, verb);
       });
     },
 
@@ -213,10 +217,15 @@ export function createKafkaInfrastructure(connections: KafkaConnections) {
       context: OperationContext,
     ): Promise<BindingObservation | null> {
       const cluster = resolveCluster(target);
-      return connections.withAdmin(cluster, context, `observe topic "${streamName}"`, async (admin) => {
-        const actual = await describeTopic(admin, streamName);
-        return actual ? observe(admin, actual, "observed") : null;
-      });
+      return connections.withAdmin(
+        cluster,
+        context,
+        `observe topic "${streamName}"`,
+        async (admin, offsets) => {
+          const actual = await describeTopic(admin, streamName);
+          return actual ? observe(offsets, actual, "observed") : null;
+        },
+      );
     },
 
     async deleteStreamBinding(

@@ -111,4 +111,35 @@ describe("kafka error mapping", () => {
       message: expect.stringContaining("surprise"),
     });
   });
+
+  it("names a programming error as itself, never as an unreachable cluster, even inside kafkajs' wrappers", () => {
+    const bug = new TypeError(
+      "Cannot destructure property 'partitions' of 'low.pop(...)' as it is undefined.",
+    );
+    // kafkajs' retrier wraps what it does not know as non-retriable, keeping it as the cause.
+    const wrapped = new KafkaJSNonRetriableError(bug, { cause: bug });
+    for (const error of [bug, wrapped]) {
+      expect(isConnectionError(error)).toBe(false);
+      expect(kafkaErrorType(error)).toBeUndefined();
+      const mapped = map(error);
+      expect(mapped.message).toBe(
+        'create topic "widgets_v0" on Kafka cluster "/cluster001" (k1:9092,k2:9092) failed: unexpected ' +
+          "TypeError: Cannot destructure property 'partitions' of 'low.pop(...)' as it is undefined.",
+      );
+      expect(mapped.message).not.toContain("cannot reach");
+    }
+    // A client's own cache missing a topic is not an outage either, though its class extends one.
+    const notLoaded = new (errorClass("KafkaJSTopicMetadataNotLoaded"))("Topic metadata not loaded", {
+      topic: "widgets_v0",
+    });
+    expect(isConnectionError(notLoaded)).toBe(false);
+    expect(map(notLoaded).message).toContain(
+      "failed: KafkaJSTopicMetadataNotLoaded: Topic metadata not loaded",
+    );
+    // A socket error of Node's own is one.
+    const reset = Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET", syscall: "read" });
+    expect(isConnectionError(reset)).toBe(true);
+    // An object merely carrying such a code is not.
+    expect(isConnectionError({ code: "ECONNRESET" })).toBe(false);
+  });
 });

@@ -9,45 +9,123 @@ export const defaultKafkaFactory: KafkaFactory = (config) => new Kafka(config);
 
 const CLOSE_TIMEOUT_MS = 2000;
 
-interface Pooled {
+/** How a pooled client is made: its settings hash, its kafkajs config and how long a retired one may drain. */
+export interface AdminSpec {
   fingerprint: string;
-  admin: Admin;
+  config: () => KafkaConfig;
+  /** A retired client is disconnected once its calls are done, or after this long at the latest. */
+  drainMs: number;
+}
+
+class PooledAdmin {
+  users = 0;
+  retired = false;
+  connected = false;
+  private drainTimer: NodeJS.Timeout | undefined;
   /** Settles when the first connect does; every caller waits on the same one. */
-  ready: Promise<void>;
+  readonly ready: Promise<void>;
+
+  constructor(
+    readonly admin: Admin,
+    readonly fingerprint: string,
+    readonly drainMs: number,
+  ) {
+    this.ready = admin.connect().then(() => {
+      this.connected = true;
+    });
+    // Every caller awaits `ready` itself; this keeps a failed connect nobody awaits any more quiet.
+    this.ready.catch(() => undefined);
+  }
+
+  /** Stops it for new calls; it disconnects when the last call using it is done (or the drain time ends). */
+  retire(): void {
+    if (this.retired) return;
+    this.retired = true;
+    if (this.users === 0) {
+      void this.disconnect();
+      return;
+    }
+    // Calls still using it started before now, so their own deadlines (at most drainMs) are over by then.
+    this.drainTimer = setTimeout(() => void this.disconnect(), this.drainMs);
+    this.drainTimer.unref();
+  }
+
+  release(): void {
+    this.users -= 1;
+    if (this.retired && this.users === 0) void this.disconnect();
+  }
+
+  disconnect(): Promise<void> {
+    clearTimeout(this.drainTimer);
+    return this.admin.disconnect().catch(() => undefined);
+  }
+}
+
+/** One call's use of a pooled admin client. */
+export interface AdminLease {
+  readonly admin: Admin;
+  /** Resolves when the client is connected; rejects with the connect error. */
+  readonly ready: Promise<void>;
+  /** Whether the client had connected when this was asked (a failure before that is a failed connect). */
+  isConnected(): boolean;
+  /**
+   * Takes the client out of the pool (the next call gets a new one) without cutting off the calls still
+   * using it. True for the first caller that retires it, so that one failure is counted once.
+   */
+  retire(): boolean;
+  /** Ends this call's use; idempotent. */
+  release(): void;
 }
 
 /**
- * One kafkajs admin client per cluster, reused across calls. A cluster is keyed by its registry
- * identity; the fingerprint (a hash of its connection settings) changing means its config changed,
- * so the old client is closed and a new one made.
+ * One kafkajs admin client per cluster, shared by all concurrent calls. A cluster is keyed by its
+ * registry identity; the fingerprint (a hash of its connection settings) changing means its config
+ * changed, so the old client is retired and a new one made. A client is never disconnected under
+ * calls that still use it: a retired client leaves the pool at once but disconnects only when its
+ * last call is done (or its drain time ends, by which all their deadlines have passed).
  */
 export class AdminPool {
-  private readonly admins = new Map<string, Pooled>();
+  private readonly admins = new Map<string, PooledAdmin>();
+  private readonly retiring = new Set<PooledAdmin>();
   private created = 0;
 
   constructor(private readonly factory: KafkaFactory) {}
 
-  /** The connected admin of `key`, connecting it first when needed. */
-  async acquire(key: string, fingerprint: string, config: () => KafkaConfig): Promise<Admin> {
+  /** A lease on the admin of `key`, connecting a new one first when needed. */
+  lease(key: string, spec: AdminSpec): AdminLease {
     let pooled = this.admins.get(key);
-    if (pooled && pooled.fingerprint !== fingerprint) {
-      this.discard(key, pooled.admin);
+    if (pooled && pooled.fingerprint !== spec.fingerprint) {
+      this.retire(key, pooled);
       pooled = undefined;
     }
     if (!pooled) {
-      const admin = this.factory(config()).admin();
+      pooled = new PooledAdmin(this.factory(spec.config()).admin(), spec.fingerprint, spec.drainMs);
       this.created += 1;
-      pooled = { fingerprint, admin, ready: admin.connect() };
       this.admins.set(key, pooled);
     }
     const current = pooled;
-    try {
-      await current.ready;
-    } catch (error) {
-      this.discard(key, current.admin);
-      throw error;
-    }
-    return current.admin;
+    current.users += 1;
+    let released = false;
+    return {
+      admin: current.admin,
+      ready: current.ready,
+      isConnected: () => current.connected,
+      retire: () => this.retire(key, current),
+      release: () => {
+        if (released) return;
+        released = true;
+        current.release();
+        if (current.retired && current.users === 0) this.retiring.delete(current);
+      },
+    };
+  }
+
+  private retire(key: string, pooled: PooledAdmin): boolean {
+    if (pooled.retired) return false;
+    if (this.admins.get(key) === pooled) this.admins.delete(key);
+    pooled.retire();
+    if (pooled.users > 0) this.retiring.add(pooled);
+    return true;
   }
 
   /** Whether `key` has a client now (connected or connecting). */
@@ -55,31 +133,27 @@ export class AdminPool {
     return this.admins.has(key);
   }
 
-  /**
-   * Drops `admin` (by default whatever is pooled under `key`) if it is still the one pooled there, and
-   * disconnects it in the background.
-   */
-  discard(key: string, admin: Admin | undefined = this.admins.get(key)?.admin): void {
-    if (!admin) return;
-    if (this.admins.get(key)?.admin === admin) this.admins.delete(key);
-    admin.disconnect().catch(() => undefined);
-  }
-
   /** Admin clients made so far (a reused client is counted once). */
   get createdCount(): number {
     return this.created;
   }
 
+  /** Clients in the pool (retired ones still draining are not counted). */
   get openCount(): number {
     return this.admins.size;
   }
 
+  /** Disconnects every client, in use or not: the registry is shutting down. The pool works again after. */
   async close(): Promise<void> {
-    const all = [...this.admins.values()];
+    const all = [...this.admins.values(), ...this.retiring];
     this.admins.clear();
+    this.retiring.clear();
     // A client stuck connecting to a hung broker must not hold up the registry's shutdown.
     await Promise.allSettled(
-      all.map((pooled) => Promise.race([pooled.admin.disconnect(), sleep(CLOSE_TIMEOUT_MS)])),
+      all.map((pooled) => {
+        pooled.retired = true;
+        return Promise.race([pooled.disconnect(), sleep(CLOSE_TIMEOUT_MS)]);
+      }),
     );
   }
 }

@@ -11,11 +11,18 @@ import { clusterSettingsOf } from "../config/config-maps.ts";
 import type { ClusterSettings } from "../config/cluster-config.ts";
 import {
   isConnectionError,
-  kafkaErrorType,
+  isKafkaError,
   rootKafkaError,
   toInfrastructureError,
 } from "../errors/kafka-errors.ts";
-import { AdminPool, defaultKafkaFactory, type KafkaFactory } from "./admin-pool.ts";
+import {
+  AdminPool,
+  defaultKafkaFactory,
+  type AdminLease,
+  type AdminSpec,
+  type KafkaFactory,
+} from "./admin-pool.ts";
+import { OffsetsAdmins } from "./offsets-admins.ts";
 import { ClusterHealthBook } from "./cluster-health.ts";
 import { CallInterrupted, withDeadline } from "./deadline.ts";
 import { kafkaClientConfig } from "./kafka-client-config.ts";
@@ -68,13 +75,20 @@ export function resolveCluster(target: ClusterTarget): ResolvedCluster {
   return { key: `${target.namespace}\u0000${target.name}`, label, settings, fingerprint };
 }
 
+/** A topic's offsets per partition, as kafkajs' `fetchTopicOffsets` returns them. */
+export type TopicOffsets = Awaited<ReturnType<Admin["fetchTopicOffsets"]>>;
+
+/** Reads a topic's offsets on a client of its own (see OffsetsAdmins). */
+export type OffsetsReader = (topic: string) => Promise<TopicOffsets>;
+
 /**
- * The provider's connections: one pooled admin per cluster, a deadline and the caller's abort
- * signal on every call, kafkajs errors mapped to InfrastructureErrors, and per-cluster health with
- * reconnect backoff.
+ * The provider's connections: one pooled admin per cluster shared by concurrent calls, a deadline
+ * and the caller's abort signal on every call, kafkajs errors mapped to InfrastructureErrors, and
+ * per-cluster health with reconnect backoff.
  */
 export class KafkaConnections {
   readonly pool: AdminPool;
+  readonly offsets: OffsetsAdmins;
   readonly health: ClusterHealthBook;
   private readonly factory: KafkaFactory;
   private readonly logOptions: Pick<KafkaConfig, "logLevel" | "logCreator">;
@@ -82,6 +96,7 @@ export class KafkaConnections {
   constructor(options: KafkaConnectionOptions = {}) {
     this.factory = options.kafkaFactory ?? defaultKafkaFactory;
     this.pool = new AdminPool(this.factory);
+    this.offsets = new OffsetsAdmins(this.factory);
     this.health = new ClusterHealthBook({ baseMs: 500, maxMs: 30_000, ...options.reconnectBackoff });
     this.logOptions = {
       logLevel: kafkaLogLevel(options.logLevel ?? defaultKafkaLogLevel()),
@@ -93,12 +108,23 @@ export class KafkaConnections {
     return { ...kafkaClientConfig(settings), ...this.logOptions };
   }
 
-  /** Runs `work` with the cluster's pooled admin, within the cluster's deadline and the caller's signal. */
+  private spec(cluster: ResolvedCluster): AdminSpec {
+    return {
+      fingerprint: cluster.fingerprint,
+      config: () => this.clientConfig(cluster.settings),
+      drainMs: cluster.settings.operationTimeoutMs,
+    };
+  }
+
+  /**
+   * Runs `work` with the cluster's pooled admin (and an offsets reader), within the cluster's deadline
+   * and the caller's signal.
+   */
   async withAdmin<T>(
     cluster: ResolvedCluster,
     context: OperationContext,
     action: string,
-    work: (admin: Admin) => Promise<T>,
+    work: (admin: Admin, offsets: OffsetsReader) => Promise<T>,
     options: { timeoutMs?: number } = {},
   ): Promise<T> {
     const { key, label, settings } = cluster;
@@ -109,25 +135,24 @@ export class KafkaConnections {
       const health = this.health.get(key);
       throw new InfrastructureError(
         `${where} failed: cannot reach the cluster: ${health.lastConnectionError}`,
-        {
-          retriable: true,
-        },
+        { retriable: true },
       );
     }
+    const spec = this.spec(cluster);
+    const offsets: OffsetsReader = (topic) =>
+      this.offsets.use(key, spec, topic, (admin) => admin.fetchTopicOffsets(topic));
+    let lease: AdminLease | undefined;
     try {
-      const acquire = () => this.pool.acquire(key, cluster.fingerprint, () => this.clientConfig(settings));
       const result = await withDeadline(
         async () => {
-          const admin = await acquire();
+          const current = this.pool.lease(key, spec);
+          lease = current;
+          // Released when kafkajs is done, even after the deadline: until then the client is in use.
           try {
-            return await work(admin);
-          } catch (error) {
-            if (kafkaErrorType(error) !== "UNKNOWN_TOPIC_OR_PARTITION") throw error;
-            // kafkajs remembers every topic it fetched offsets of and refreshes their metadata
-            // before most admin calls; once such a topic is deleted elsewhere, every call of that
-            // client fails with UNKNOWN_TOPIC_OR_PARTITION. A new client has no such memory.
-            this.pool.discard(key, admin);
-            return work(await acquire());
+            await current.ready;
+            return await work(current.admin, offsets);
+          } finally {
+            current.release();
           }
         },
         {
@@ -139,7 +164,7 @@ export class KafkaConnections {
       this.health.connected(key);
       return result;
     } catch (error) {
-      throw this.failed(cluster, action, error);
+      throw this.failed(cluster, action, lease, error);
     }
   }
 
@@ -171,7 +196,12 @@ export class KafkaConnections {
     }
   }
 
-  private failed(cluster: ResolvedCluster, action: string, error: unknown): InfrastructureError {
+  private failed(
+    cluster: ResolvedCluster,
+    action: string,
+    lease: AdminLease | undefined,
+    error: unknown,
+  ): InfrastructureError {
     const mapped = toInfrastructureError(error, {
       action,
       cluster: cluster.label,
@@ -179,18 +209,23 @@ export class KafkaConnections {
     });
     if (error instanceof CallInterrupted && error.reason === "aborted") return mapped;
     if (error instanceof CallInterrupted || isConnectionError(error)) {
-      // A client that lost its brokers or hung is replaced on the next call, after the backoff.
-      this.pool.discard(cluster.key);
+      // A client that lost its brokers or hung is replaced on the next call; the calls still using it
+      // finish on it first. Several calls failing on the same client count as one failure.
+      if (!lease) return mapped;
+      const connecting = !lease.isConnected();
+      if (!lease.retire()) return mapped;
       const why =
         error instanceof CallInterrupted ? error.detail : (rootKafkaError(error)?.message ?? mapped.message);
-      this.health.failed(cluster.key, mapped.message, why);
-    } else {
+      // Only a failed connect starts the backoff: a request lost on a working client is not an outage.
+      this.health.failed(cluster.key, mapped.message, connecting ? why : undefined);
+    } else if (isKafkaError(error)) {
+      // The cluster answered (with a refusal): it is reachable.
       this.health.connected(cluster.key);
     }
     return mapped;
   }
 
   async close(): Promise<void> {
-    await this.pool.close();
+    await Promise.all([this.pool.close(), this.offsets.close()]);
   }
 }

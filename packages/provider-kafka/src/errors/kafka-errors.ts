@@ -1,4 +1,5 @@
 import { InfrastructureError, ProviderError } from "@stream-registry/provider-api";
+import { KafkaJSAggregateError, KafkaJSError } from "../kafkajs.ts";
 
 /** Kafka error types that trying again cannot fix: the request itself is refused. */
 export const PERMANENT_KAFKA_ERRORS = new Set([
@@ -37,7 +38,11 @@ export const RETRIABLE_KAFKA_ERRORS = new Set([
   "TOPIC_ALREADY_EXISTS",
 ]);
 
-/** kafkajs errors that mean the cluster could not be reached or did not answer in time. */
+/**
+ * kafkajs error classes that mean the cluster could not be reached or did not answer in time. By
+ * name, because kafkajs names each class and a subclass (KafkaJSTopicMetadataNotLoaded of
+ * KafkaJSMetadataNotLoaded) can mean something else: that one is a client's own cache missing a topic.
+ */
 const CONNECTION_ERRORS = new Set([
   "KafkaJSConnectionError",
   "KafkaJSConnectionClosedError",
@@ -49,10 +54,15 @@ const CONNECTION_ERRORS = new Set([
   "KafkaJSLockTimeout",
 ]);
 
+/** Socket error codes of an unreachable host or a dropped connection. */
+const SOCKET_ERROR_CODES =
+  /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EPIPE|EAI_AGAIN)$/;
+
 interface ErrorLike {
   name?: string;
   message?: string;
   type?: string;
+  code?: unknown;
   retriable?: boolean;
   cause?: unknown;
   errors?: unknown[];
@@ -61,13 +71,23 @@ interface ErrorLike {
 const asErrorLike = (error: unknown): ErrorLike | undefined =>
   typeof error === "object" && error !== null ? (error as ErrorLike) : undefined;
 
+/** Whether `error` is one of kafkajs' own errors (KafkaJSError and its subclasses, or its aggregate of them). */
+export function isKafkaError(error: unknown): boolean {
+  return error instanceof KafkaJSError || error instanceof KafkaJSAggregateError;
+}
+
+/** Whether unwrapping found one of kafkajs' own errors (not narrowed: kafkajs' types omit `type`). */
+const fromKafkaJs = (error: ErrorLike | undefined): boolean => isKafkaError(error);
+
 /**
- * The error that says what went wrong: kafkajs wraps the broker's answer in retry and aggregate
- * errors (KafkaJSNumberOfRetriesExceeded, KafkaJSNonRetriableError, KafkaJSAggregateError).
+ * The error that says what went wrong: kafkajs wraps the broker's answer, and errors thrown inside
+ * its retries, in retry and aggregate errors (KafkaJSNumberOfRetriesExceeded, KafkaJSNonRetriableError,
+ * KafkaJSAggregateError). Unwrapping stops at the first error that is not such a wrapper.
  */
 export function rootKafkaError(error: unknown): ErrorLike | undefined {
   let current = asErrorLike(error);
   for (let depth = 0; current && depth < 10; depth += 1) {
+    if (!fromKafkaJs(current)) return current;
     if (typeof current.type === "string" || current.name === "KafkaJSSASLAuthenticationError") return current;
     if (CONNECTION_ERRORS.has(current.name ?? "")) return current;
     const next = asErrorLike(Array.isArray(current.errors) ? current.errors[0] : current.cause);
@@ -79,19 +99,19 @@ export function rootKafkaError(error: unknown): ErrorLike | undefined {
 
 /** The Kafka protocol error type (e.g. "INVALID_CONFIG") inside a kafkajs error, if any. */
 export function kafkaErrorType(error: unknown): string | undefined {
-  return rootKafkaError(error)?.type;
+  const root = rootKafkaError(error);
+  return fromKafkaJs(root) ? root?.type : undefined;
 }
 
-/** Whether an error means the connection itself is in trouble, so the admin client should be replaced. */
+/**
+ * Whether an error means the connection itself is in trouble, so the admin client should be
+ * replaced: a kafkajs connection or timeout error, or a socket error of Node's.
+ */
 export function isConnectionError(error: unknown): boolean {
   const root = rootKafkaError(error);
   if (!root) return false;
-  if (CONNECTION_ERRORS.has(root.name ?? "")) return true;
-  const code = (root as { code?: unknown }).code;
-  return (
-    typeof code === "string" &&
-    /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|EAI_AGAIN)$/.test(code)
-  );
+  if (fromKafkaJs(root)) return CONNECTION_ERRORS.has(root.name ?? "");
+  return typeof root.code === "string" && "syscall" in root && SOCKET_ERROR_CODES.test(root.code);
 }
 
 /** Where an error happened, for its message. */
@@ -120,27 +140,39 @@ export function toInfrastructureError(error: unknown, context: KafkaErrorContext
   const root = rootKafkaError(error);
   const where = `${context.action} on Kafka cluster "${context.cluster}" (${context.brokers.join(",")})`;
   const detail = root?.message ?? String(error);
-  if (root?.name === "KafkaJSSASLAuthenticationError") {
-    return new InfrastructureError(`${where} failed: authentication refused: ${detail}`, {
-      retriable: false,
-      cause: error,
-    });
-  }
-  const type = root?.type;
-  if (type !== undefined) {
-    const retriable = PERMANENT_KAFKA_ERRORS.has(type)
-      ? false
-      : RETRIABLE_KAFKA_ERRORS.has(type)
-        ? true
-        : root?.retriable !== false;
-    return new InfrastructureError(`${where} failed: ${type}: ${detail}`, { retriable, cause: error });
-  }
   if (isConnectionError(error)) {
     return new InfrastructureError(`${where} failed: cannot reach the cluster: ${detail}`, {
       retriable: true,
       cause: error,
     });
   }
-  // Anything else (a kafkajs bug, an unexpected answer) may pass on another try; the reconciler backs off.
-  return new InfrastructureError(`${where} failed: ${detail}`, { retriable: true, cause: error });
+  if (!root || !fromKafkaJs(root)) {
+    // Not kafkajs' nor the broker's answer: a bug (ours or kafkajs'), named as what it is. Retried,
+    // since such a bug may depend on timing, but never reported as an outage.
+    const name = root?.name ?? typeof error;
+    return new InfrastructureError(`${where} failed: unexpected ${name}: ${detail}`, {
+      retriable: true,
+      cause: error,
+    });
+  }
+  if (root.name === "KafkaJSSASLAuthenticationError") {
+    return new InfrastructureError(`${where} failed: authentication refused: ${detail}`, {
+      retriable: false,
+      cause: error,
+    });
+  }
+  const type = root.type;
+  if (type !== undefined) {
+    const retriable = PERMANENT_KAFKA_ERRORS.has(type)
+      ? false
+      : RETRIABLE_KAFKA_ERRORS.has(type)
+        ? true
+        : root.retriable !== false;
+    return new InfrastructureError(`${where} failed: ${type}: ${detail}`, { retriable, cause: error });
+  }
+  // Any other kafkajs error (e.g. an answer it could not use) may pass on another try.
+  return new InfrastructureError(`${where} failed: ${root.name}: ${detail}`, {
+    retriable: true,
+    cause: error,
+  });
 }

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { ConfigMap, ConfigMaps } from "@stream-registry/core";
 import type { BindingRequest, ClusterTarget } from "@stream-registry/provider-api";
 import { kafkaClient } from "@stream-registry/testkit";
-import { Kafka, type Admin, type KafkaConfig } from "kafkajs";
-import { createKafkaProvider, type KafkaProviderOptions } from "../../src/index.ts";
+import { Kafka, logLevel, type Admin, type KafkaConfig } from "kafkajs";
+import { createKafkaProvider, type KafkaFactory, type KafkaProviderOptions } from "../../src/index.ts";
 
 /** A topic name no other test uses (shared clusters live for the whole run). */
 export function topicName(prefix: string): string {
@@ -28,25 +28,28 @@ export function bindingRequest(
 
 export const context = () => ({ signal: new AbortController().signal });
 
-/** A provider whose kafkajs clients are counted: clients made, admin connects and disconnects. */
-export function countingProvider(options: KafkaProviderOptions = {}) {
+/** A kafkajs factory whose clients are counted: clients made, admin connects and disconnects. */
+export function countingFactory() {
   const counts = { clients: 0, connects: 0, disconnects: 0 };
-  const provider = createKafkaProvider({
-    logLevel: "nothing",
-    ...options,
-    kafkaFactory: (config: KafkaConfig) => {
-      counts.clients += 1;
-      const kafka = new Kafka(config);
-      const admin = kafka.admin.bind(kafka);
-      kafka.admin = (adminConfig) => {
-        const client = admin(adminConfig);
-        client.on(client.events.CONNECT, () => (counts.connects += 1));
-        client.on(client.events.DISCONNECT, () => (counts.disconnects += 1));
-        return client;
-      };
-      return kafka;
-    },
-  });
+  const factory: KafkaFactory = (config: KafkaConfig) => {
+    counts.clients += 1;
+    const kafka = new Kafka({ ...config, logLevel: logLevel.NOTHING });
+    const admin = kafka.admin.bind(kafka);
+    kafka.admin = (adminConfig) => {
+      const client = admin(adminConfig);
+      client.on(client.events.CONNECT, () => (counts.connects += 1));
+      client.on(client.events.DISCONNECT, () => (counts.disconnects += 1));
+      return client;
+    };
+    return kafka;
+  };
+  return { factory, counts };
+}
+
+/** A provider whose kafkajs clients are counted (see countingFactory). */
+export function countingProvider(options: KafkaProviderOptions = {}) {
+  const { factory, counts } = countingFactory();
+  const provider = createKafkaProvider({ logLevel: "nothing", ...options, kafkaFactory: factory });
   return { provider, counts };
 }
 
