@@ -64,13 +64,12 @@ export class Srctl {
       return parse(text, { fileName });
     } catch (error) {
       if (error instanceof DdlSyntaxError) {
-        const atEnd = error.found === "end of input";
         throw new ScriptSyntaxError(
           error.fileName ?? fileName,
           error.line,
           error.column,
           error.message,
-          atEnd,
+          error.incomplete,
         );
       }
       throw error;

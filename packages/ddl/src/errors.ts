@@ -11,6 +11,8 @@ export class DdlSyntaxError extends Error {
   readonly expected: string[];
   /** What it found, as displayed (`"CLUSTR"`, `end of input`, ...). */
   readonly found: string;
+  /** The text ended before the statement did: more input may complete it (a REPL reads another line). */
+  readonly incomplete: boolean;
 
   constructor(args: {
     fileName?: string | undefined;
@@ -23,6 +25,8 @@ export class DdlSyntaxError extends Error {
     detail?: string;
     /** Appended in parentheses, e.g. where an unclosed block was opened. */
     note?: string;
+    /** Defaults to whether the end of input was found; false for errors more text cannot fix. */
+    incomplete?: boolean;
   }) {
     const where = `${args.fileName ?? "<input>"}:${args.line}:${args.column}`;
     const what = args.detail ?? `expected ${describeExpected(args.expected)}, found ${args.found}`;
@@ -33,6 +37,7 @@ export class DdlSyntaxError extends Error {
     this.offset = args.offset;
     this.expected = args.expected;
     this.found = args.found;
+    this.incomplete = args.incomplete ?? args.found === "end of input";
   }
 }
 

@@ -130,6 +130,7 @@ export class Lexer {
           expected: ['"\\""'],
           found: ch === undefined ? "end of input" : "end of line",
           detail: 'unterminated string: a string must close with " on the line where it starts',
+          incomplete: false,
         });
       }
       if (ch === '"') break;
@@ -218,7 +219,7 @@ export class Lexer {
 
   error(
     offset: number,
-    args: { expected: string[]; found: string; detail?: string; note?: string },
+    args: { expected: string[]; found: string; detail?: string; note?: string; incomplete?: boolean },
   ): DdlSyntaxError {
     const { line, column } = this.position(offset);
     return new DdlSyntaxError({ fileName: this.fileName, line, column, offset, ...args });

@@ -71,8 +71,10 @@ describe("syntax errors", () => {
 
   it("point at the start of an unterminated string", () => {
     const error = syntaxError('SHOW NAMESPACE;\nDECLARE CLUSTER "c1;\nSHOW CLUSTERS;');
-    expect(error).toMatchObject({ line: 2, column: 17, found: "end of line" });
+    expect(error).toMatchObject({ line: 2, column: 17, found: "end of line", incomplete: false });
     expect(error.message).toMatch(/^widgets\.sql:2:17: unterminated string/);
+    // More lines cannot close a string, even when it runs to the end of the input.
+    expect(syntaxError('DECLARE CLUSTER "c1')).toMatchObject({ found: "end of input", incomplete: false });
   });
 
   it("say where an unclosed config block was opened", () => {
@@ -82,6 +84,7 @@ describe("syntax errors", () => {
       column: 1,
       expected: ['"}"', "a quoted key"],
       found: "end of input",
+      incomplete: true,
     });
     expect(error.message).toContain('(the "{" at 2:8 is never closed)');
   });
