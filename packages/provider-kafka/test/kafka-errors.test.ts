@@ -95,13 +95,43 @@ describe("kafka error mapping", () => {
     expect(isConnectionError(protocolError(40))).toBe(false);
   });
 
-  it("treats refused credentials as permanent", () => {
-    const mapped = map(
-      new KafkaJSSASLAuthenticationError("SASL PLAIN authentication failed: Invalid username"),
-    );
+  it("treats refused credentials as permanent, saying the credentials were rejected", () => {
+    const refused = new KafkaJSSASLAuthenticationError("SASL PLAIN authentication failed: Invalid username");
+    const mapped = map(new KafkaJSNonRetriableError(refused, { cause: refused }));
     expect(mapped.retriable).toBe(false);
-    expect(mapped.message).toContain("authentication refused");
+    expect(mapped.message).toBe(
+      'create topic "widgets_v0" on Kafka cluster "/cluster001" (k1:9092,k2:9092) failed: SASL authentication ' +
+        'refused: the credentials were rejected (check "sasl.mechanism", "sasl.username" and "sasl.password"): ' +
+        "SASL PLAIN authentication failed: Invalid username",
+    );
+    expect(isConnectionError(mapped.cause)).toBe(false);
   });
+
+  it("treats a SASL mechanism the broker does not offer as permanent, naming the key", () => {
+    // 33: UNSUPPORTED_SASL_MECHANISM, the broker's answer to the handshake.
+    const mapped = map(protocolError(33));
+    expect(mapped.retriable).toBe(false);
+    expect(mapped.message).toContain(
+      'SASL authentication refused: the cluster does not offer this "sasl.mechanism": UNSUPPORTED_SASL_MECHANISM: ',
+    );
+  });
+
+  it.each(["SELF_SIGNED_CERT_IN_CHAIN", "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "ERR_TLS_CERT_ALTNAME_INVALID"])(
+    "treats a refused broker certificate (%s) as permanent, not as an unreachable cluster",
+    (code) => {
+      const refused = new KafkaJSConnectionError("Connection error: unable to verify the first certificate", {
+        broker: "k1:9092",
+        code,
+      });
+      expect(isConnectionError(refused)).toBe(false);
+      const mapped = map(new KafkaJSNumberOfRetriesExceeded(refused, { retryCount: 3, retryTime: 1000 }));
+      expect(mapped.retriable).toBe(false);
+      expect(mapped.message).toContain(
+        'failed: the broker\'s TLS certificate was refused (check "ssl.truststore.certificates" and ' +
+          '"ssl.endpoint.identification.algorithm"): Connection error: unable to verify the first certificate',
+      );
+    },
+  );
 
   it("keeps a provider's own errors and retries unknown ones", () => {
     const own = new InfrastructureError("refused", { retriable: false });

@@ -218,9 +218,12 @@ export class KafkaConnections {
         error instanceof CallInterrupted ? error.detail : (rootKafkaError(error)?.message ?? mapped.message);
       // Only a failed connect starts the backoff: a request lost on a working client is not an outage.
       this.health.failed(cluster.key, mapped.message, connecting ? why : undefined);
-    } else if (isKafkaError(error)) {
+    } else {
+      // A client whose connect was refused (credentials, certificate) keeps failing with that answer:
+      // the next call makes a new one, which sees a fix made on the brokers.
+      if (lease && !lease.isConnected()) lease.retire();
       // The cluster answered (with a refusal): it is reachable.
-      this.health.connected(cluster.key);
+      if (isKafkaError(error)) this.health.connected(cluster.key);
     }
     return mapped;
   }

@@ -58,6 +58,23 @@ const CONNECTION_ERRORS = new Set([
 const SOCKET_ERROR_CODES =
   /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EPIPE|EAI_AGAIN)$/;
 
+/**
+ * Node's TLS codes for a broker certificate the client refused: not signed by a trusted CA, another
+ * host name, out of its dates. Kafka's own clients treat these (SslAuthenticationException) as fatal.
+ */
+const TLS_REFUSAL_CODES = new Set([
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "CERT_UNTRUSTED",
+  "CERT_SIGNATURE_FAILURE",
+  "CERT_HAS_EXPIRED",
+  "CERT_NOT_YET_VALID",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+]);
+
 interface ErrorLike {
   name?: string;
   message?: string;
@@ -103,13 +120,20 @@ export function kafkaErrorType(error: unknown): string | undefined {
   return fromKafkaJs(root) ? root?.type : undefined;
 }
 
+/** Whether the client refused the broker's TLS certificate (see TLS_REFUSAL_CODES). */
+export function isTlsRefusal(error: unknown): boolean {
+  const code = rootKafkaError(error)?.code;
+  return typeof code === "string" && TLS_REFUSAL_CODES.has(code);
+}
+
 /**
  * Whether an error means the connection itself is in trouble, so the admin client should be
- * replaced: a kafkajs connection or timeout error, or a socket error of Node's.
+ * replaced: a kafkajs connection or timeout error, or a socket error of Node's. A refused
+ * certificate is not: the broker was reached, and trying again cannot change its answer.
  */
 export function isConnectionError(error: unknown): boolean {
   const root = rootKafkaError(error);
-  if (!root) return false;
+  if (!root || isTlsRefusal(error)) return false;
   if (fromKafkaJs(root)) return CONNECTION_ERRORS.has(root.name ?? "");
   return typeof root.code === "string" && "syscall" in root && SOCKET_ERROR_CODES.test(root.code);
 }
@@ -140,6 +164,13 @@ export function toInfrastructureError(error: unknown, context: KafkaErrorContext
   const root = rootKafkaError(error);
   const where = `${context.action} on Kafka cluster "${context.cluster}" (${context.brokers.join(",")})`;
   const detail = root?.message ?? String(error);
+  if (isTlsRefusal(error)) {
+    return new InfrastructureError(
+      `${where} failed: the broker's TLS certificate was refused (check "ssl.truststore.certificates" ` +
+        `and "ssl.endpoint.identification.algorithm"): ${detail}`,
+      { retriable: false, cause: error },
+    );
+  }
   if (isConnectionError(error)) {
     return new InfrastructureError(`${where} failed: cannot reach the cluster: ${detail}`, {
       retriable: true,
@@ -155,8 +186,18 @@ export function toInfrastructureError(error: unknown, context: KafkaErrorContext
       cause: error,
     });
   }
-  if (root.name === "KafkaJSSASLAuthenticationError") {
-    return new InfrastructureError(`${where} failed: authentication refused: ${detail}`, {
+  const mechanismRefused =
+    root.type === "UNSUPPORTED_SASL_MECHANISM" || /mechanism is not supported/.test(detail);
+  if (
+    mechanismRefused ||
+    root.name === "KafkaJSSASLAuthenticationError" ||
+    root.type === "SASL_AUTHENTICATION_FAILED"
+  ) {
+    const why = mechanismRefused
+      ? 'the cluster does not offer this "sasl.mechanism"'
+      : 'the credentials were rejected (check "sasl.mechanism", "sasl.username" and "sasl.password")';
+    const answer = root.type === undefined ? detail : `${root.type}: ${detail}`;
+    return new InfrastructureError(`${where} failed: SASL authentication refused: ${why}: ${answer}`, {
       retriable: false,
       cause: error,
     });

@@ -45,7 +45,11 @@ function javaArgs(files: BrokerFiles, mainClass: string, args: string[]): string
 }
 
 /** `kafka-storage format`: writes meta.properties and the bootstrap checkpoint for a new cluster id. */
-export async function formatStorage(files: BrokerFiles, clusterId: string): Promise<void> {
+export async function formatStorage(
+  files: BrokerFiles,
+  clusterId: string,
+  extraArgs: readonly string[] = [],
+): Promise<void> {
   try {
     await run(
       "java",
@@ -54,6 +58,7 @@ export async function formatStorage(files: BrokerFiles, clusterId: string): Prom
         `--cluster-id=${clusterId}`,
         "--config",
         files.configFile,
+        ...extraArgs,
       ]),
     );
   } catch (error) {

@@ -3,6 +3,7 @@ import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { KafkaConfig } from "kafkajs";
 import { formatStorage, spawnBroker, stopBroker } from "./broker-process.ts";
 import type { BrokerFiles } from "./broker-process.ts";
 import { log4j2Properties, serverProperties } from "./config.ts";
@@ -10,6 +11,8 @@ import { ensureKafkaJars } from "./jars.ts";
 import { isAlive } from "./lock.ts";
 import { freePort } from "./ports.ts";
 import { waitUntilReady } from "./ready.ts";
+import { createSecurity, formatArguments, kafkajsSecurity, securityProperties } from "./security.ts";
+import type { KafkaClusterSecurity, KafkaSecurityProtocol } from "./security.ts";
 import { KAFKA_VERSION } from "./version.ts";
 
 export interface KafkaClusterOptions {
@@ -23,6 +26,11 @@ export interface KafkaClusterOptions {
   /** The broker dies when any of these processes does; default the current process, `[]` for none. */
   ownerPids?: number[];
   version?: string;
+  /**
+   * Secures the client listener: SASL_PLAINTEXT / SASL_SSL with one user for PLAIN and SCRAM-SHA-256,
+   * SSL / SASL_SSL with a new CA and broker certificate (needs openssl). Default PLAINTEXT.
+   */
+  security?: KafkaSecurityProtocol;
 }
 
 /** What `cluster.json` in a cluster's directory records, so other processes can attach to it. */
@@ -34,6 +42,7 @@ export interface KafkaClusterState {
   controllerPort: number;
   ownerPids: number[];
   pid: number | null;
+  security?: KafkaClusterSecurity;
 }
 
 export interface KafkaCluster extends AsyncDisposable {
@@ -42,6 +51,13 @@ export interface KafkaCluster extends AsyncDisposable {
   /** "127.0.0.1:port", ready for kafkajs `brokers` or a registry cluster's bootstrap servers. */
   readonly bootstrapServers: string;
   readonly clusterId: string;
+  /** Protocol, SASL user and CA PEM of a secured cluster; undefined for PLAINTEXT. */
+  readonly security: KafkaClusterSecurity | undefined;
+  /**
+   * kafkajs `ssl`/`sasl` options that connect to it (SASL with PLAIN), a new object on each read:
+   * `kafkaClient(bootstrapServers, clientConfig)`.
+   */
+  readonly clientConfig: Partial<KafkaConfig>;
   readonly dir: string;
   readonly logFile: string;
   isRunning(): boolean;
@@ -97,6 +113,7 @@ export async function createKafkaCluster(options: KafkaClusterOptions = {}): Pro
     controllerPort: options.controllerPort ?? (await freePort()),
     ownerPids: options.ownerPids ?? [process.pid],
     pid: null,
+    ...(options.security ? { security: await createSecurity(options.security, dir) } : {}),
   };
   if (existing && options.ownerPids !== undefined) state.ownerPids = options.ownerPids;
   const files: Omit<BrokerFiles, "libDir"> = {
@@ -108,7 +125,13 @@ export async function createKafkaCluster(options: KafkaClusterOptions = {}): Pro
   if (!existing) {
     await writeFile(
       files.configFile,
-      serverProperties({ port: state.port, controllerPort: state.controllerPort, logDir: join(dir, "data") }),
+      serverProperties({
+        port: state.port,
+        controllerPort: state.controllerPort,
+        logDir: join(dir, "data"),
+        protocol: state.security?.protocol,
+        extra: state.security ? securityProperties(state.security, dir) : {},
+      }),
     );
     await writeFile(files.log4jFile, log4j2Properties);
     await save();
@@ -118,19 +141,22 @@ export async function createKafkaCluster(options: KafkaClusterOptions = {}): Pro
   const logTail = (lines = 50) => readLogTail(files.logFile, lines);
 
   const describeFailure = () => `--- ${files.logFile} (last 40 lines) ---\n${logTail(40)}`;
+  // A new object each time: kafkajs writes into the `sasl` options it is given.
+  const clientConfig = () => kafkajsSecurity(state.security);
+  const ready = () => waitUntilReady(bootstrapServers, isRunning, describeFailure, 90_000, clientConfig());
   const start = async () => {
     if (isRunning()) {
       // Possibly started by another process that has not seen it ready yet: one admin call settles it.
-      await waitUntilReady(bootstrapServers, isRunning, describeFailure);
+      await ready();
       return;
     }
     const libDir = await ensureKafkaJars(state.version);
     if (!existsSync(join(dir, "data", "meta.properties"))) {
-      await formatStorage({ ...files, libDir }, state.clusterId);
+      await formatStorage({ ...files, libDir }, state.clusterId, formatArguments(state.security));
     }
     state.pid = spawnBroker({ ...files, libDir }, state.ownerPids);
     await save();
-    await waitUntilReady(bootstrapServers, isRunning, describeFailure);
+    await ready();
   };
   const stop = async () => {
     if (state.pid === null) return;
@@ -143,6 +169,10 @@ export async function createKafkaCluster(options: KafkaClusterOptions = {}): Pro
     port: state.port,
     bootstrapServers,
     clusterId: state.clusterId,
+    security: state.security,
+    get clientConfig() {
+      return clientConfig();
+    },
     dir,
     logFile: files.logFile,
     isRunning,

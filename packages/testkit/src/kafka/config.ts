@@ -3,22 +3,32 @@ export interface BrokerSettings {
   port: number;
   controllerPort: number;
   logDir: string;
+  /** The client (and inter-broker) listener's protocol; default PLAINTEXT. */
+  protocol?: string;
+  /** More settings, e.g. the secured listener's (security.ts). */
+  extra?: Record<string, string>;
 }
 
 /**
  * server.properties tuned for tests on a small machine: one replica everywhere, no rebalance delay,
  * no automatic topic creation (the registry must create topics itself), few threads.
  */
-export function serverProperties({ port, controllerPort, logDir }: BrokerSettings): string {
+export function serverProperties({
+  port,
+  controllerPort,
+  logDir,
+  protocol = "PLAINTEXT",
+  extra = {},
+}: BrokerSettings): string {
   const settings: Record<string, string | number | boolean> = {
     "process.roles": "broker,controller",
     "node.id": 1,
     "controller.quorum.voters": `1@127.0.0.1:${controllerPort}`,
-    listeners: `PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
-    "advertised.listeners": `PLAINTEXT://127.0.0.1:${port}`,
+    listeners: `${protocol}://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
+    "advertised.listeners": `${protocol}://127.0.0.1:${port}`,
     "controller.listener.names": "CONTROLLER",
-    "inter.broker.listener.name": "PLAINTEXT",
-    "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+    "inter.broker.listener.name": protocol,
+    "listener.security.protocol.map": `${protocol}:${protocol},CONTROLLER:PLAINTEXT`,
     "log.dirs": logDir,
     "num.partitions": 1,
     "default.replication.factor": 1,
@@ -36,6 +46,7 @@ export function serverProperties({ port, controllerPort, logDir }: BrokerSetting
     "num.io.threads": 2,
     "num.recovery.threads.per.data.dir": 1,
     "log.cleaner.threads": 1,
+    ...extra,
   };
   return Object.entries(settings)
     .map(([key, value]) => `${key}=${value}`)

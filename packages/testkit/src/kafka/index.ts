@@ -4,4 +4,5 @@ export type { KafkaCluster, KafkaClusterOptions, KafkaClusterState } from "./clu
 export { ensureKafkaJars, kafkaLibDir } from "./jars.ts";
 export { sharedKafkaClusters, sharedKafkaSpec } from "./shared.ts";
 export type { SharedKafkaCluster, SharedKafkaSpec } from "./shared.ts";
+export type { KafkaClusterSecurity, KafkaSecurityProtocol } from "./security.ts";
 export { KAFKA_VERSION } from "./version.ts";

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import type { KafkaConfig } from "kafkajs";
 import { kafkaClient } from "./client.ts";
 
 /**
@@ -10,13 +11,18 @@ export async function waitUntilReady(
   isRunning: () => boolean,
   describeFailure: () => string,
   timeoutMs = 90_000,
+  clientConfig: Partial<KafkaConfig> = {},
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
     if (!isRunning())
       throw new Error(`The Kafka broker at ${bootstrapServers} exited while starting.\n${describeFailure()}`);
-    const admin = kafkaClient(bootstrapServers, { retry: { retries: 0 }, connectionTimeout: 1_000 }).admin();
+    const admin = kafkaClient(bootstrapServers, {
+      ...clientConfig,
+      retry: { retries: 0 },
+      connectionTimeout: 1_000,
+    }).admin();
     try {
       await admin.connect();
       const cluster = await admin.describeCluster();

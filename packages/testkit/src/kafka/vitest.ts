@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, inject } from "vitest";
 import { startKafkaClusters } from "./cluster.ts";
-import type { KafkaCluster } from "./cluster.ts";
+import type { KafkaCluster, KafkaClusterOptions } from "./cluster.ts";
 import { SHARED_CLUSTER_COUNT, sharedKafkaClusters } from "./shared.ts";
 import type { SharedKafkaCluster, SharedKafkaSpec } from "./shared.ts";
 
@@ -83,11 +83,17 @@ export function useSharedKafkaClusters(): KafkaClustersHandle<SharedKafkaCluster
   return handle(clusters);
 }
 
-/** Clusters of this test file alone (e.g. to stop a broker): started in beforeAll, removed in afterAll. */
-export function usePrivateKafkaClusters(count = 1): KafkaClustersHandle<KafkaCluster> {
+/**
+ * Clusters of this test file alone (e.g. to stop a broker, or `{ security: "SASL_SSL" }`): started in
+ * beforeAll, removed in afterAll.
+ */
+export function usePrivateKafkaClusters(
+  count = 1,
+  options: Pick<KafkaClusterOptions, "security" | "version"> = {},
+): KafkaClustersHandle<KafkaCluster> {
   const clusters: KafkaCluster[] = [];
   beforeAll(async () => {
-    clusters.push(...(await startKafkaClusters(count, { ownerPids: owners() })));
+    clusters.push(...(await startKafkaClusters(count, { ...options, ownerPids: owners() })));
   }, 180_000);
   afterAll(async () => {
     await Promise.all(clusters.map((cluster) => cluster[Symbol.asyncDispose]()));
