@@ -1,23 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { seedWidgetsStream } from "@stream-registry/testkit";
 import { desiredTopicOf, kafkaConfigMap, streamKeys, topicPassthroughConfigMap } from "../src/index.ts";
 
 const stream = (map: Record<string, string | number | boolean>) => kafkaConfigMap.validate(map, "stream");
 
 describe("stream apache.kafka config", () => {
   it("turns the seed's CREATE STREAM example into a topic", () => {
-    const { topic, issues } = desiredTopicOf({
-      "acme.kafka": { owner: "bob@acme.com" },
-      "apache.kafka": {
-        partitions: 10,
-        replication: 4,
-        min_isr: 2,
-        compacted: "true",
-        compression: "snappy",
-        "unclean.leader.election.enable": "false",
-        "key.serde": "string",
-        "value.serde": "specific",
-      },
-    });
+    const { topic, issues } = desiredTopicOf(seedWidgetsStream.config);
     expect(issues).toEqual([]);
     expect(topic).toEqual({
       partitions: 10,
