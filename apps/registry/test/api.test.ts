@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { databaseKinds } from "@stream-registry/testkit";
+import { databaseKinds, seedWidgetsStream } from "@stream-registry/testkit";
 import { eventually, useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
 import {
   BINDING,
@@ -16,20 +16,7 @@ import {
 } from "./support/operations.ts";
 
 // The seed's CREATE STREAM "widgets_v0" example, as config maps.
-const widgetsConfig = {
-  "acme.kafka": { owner: "bob@acme.com", team: "widgets-team", costcenter: "341D" },
-  "apache.kafka": {
-    partitions: 10,
-    replication: 4,
-    min_isr: 2,
-    compacted: "true",
-    compression: "snappy",
-    "unclean.leader.election.enable": "false",
-    "key.serde": "string",
-    "value.serde": "specific",
-  },
-};
-const clientConfig = { "apache.kafka": { acks: "all", retries: 0, "enable.idempotence": "false" } };
+const { config: widgetsConfig, producerConfig: clientConfig } = seedWidgetsStream;
 
 async function waitOnline(registry: TestRegistry, stream: string, cluster: string, generation: number) {
   return eventually(
