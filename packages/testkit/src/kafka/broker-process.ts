@@ -23,6 +23,13 @@ while owners_alive && kill -0 "$child" 2>/dev/null; do
   sleep 1 & wait $!
 done
 kill -TERM "$child" 2>/dev/null
+# A JVM stuck in controlled shutdown must not outlive its owner: KILL after a grace period.
+waited=0
+while kill -0 "$child" 2>/dev/null && [ "$waited" -lt 20 ]; do
+  sleep 1
+  waited=$((waited + 1))
+done
+kill -KILL "$child" 2>/dev/null
 wait "$child"
 `;
 

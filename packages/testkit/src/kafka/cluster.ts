@@ -156,7 +156,13 @@ export async function createKafkaCluster(options: KafkaClusterOptions = {}): Pro
     }
     state.pid = spawnBroker({ ...files, libDir }, state.ownerPids);
     await save();
-    await ready();
+    try {
+      await ready();
+    } catch (error) {
+      // A broker that never became ready must not outlive the failed start (the log tail is in the error).
+      await stop().catch(() => {});
+      throw error;
+    }
   };
   const stop = async () => {
     if (state.pid === null) return;
