@@ -5,6 +5,8 @@ export interface Io {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   stdin: Readable & { isTTY?: boolean };
+  /** Whether stdout is a terminal; the REPL prompts only when both ends are. */
+  stdoutIsTTY?: boolean;
   env: NodeJS.ProcessEnv;
 }
 
@@ -12,5 +14,6 @@ export const processIo: Io = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   stdin: process.stdin,
+  stdoutIsTTY: process.stdout.isTTY === true,
   env: process.env,
 };

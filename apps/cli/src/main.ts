@@ -37,6 +37,8 @@ ${exitCodeHelp}
 /** Runs srctl with `argv` (without node and the script) and returns the exit code. */
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   let exitCode: number = ExitCode.OK;
+  // Commander may fail before it has parsed --output, so the format is read from argv directly.
+  const jsonRequested = requestsJson(argv);
   const program = new Command("srctl")
     .description("The Stream Registry's DDL: a REPL, `apply -f` for scripts, `-e` for one-liners.")
     .option("-r, --registry <url>", "the registry's GraphQL endpoint")
@@ -55,7 +57,14 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     .option("--actor <name>", "who to name in the registry's change log (x-actor header)")
     .addHelpText("after", examples)
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+    .configureOutput({
+      writeOut: io.stdout,
+      writeErr: io.stderr,
+      // In JSON mode the catch below reports the error once, as JSON on stdout and text on stderr.
+      outputError: (text, write) => {
+        if (!jsonRequested) write(text);
+      },
+    });
 
   program
     .command("apply")
@@ -78,11 +87,26 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version end here with code 0; unknown options and bad values with 1.
-      return error.exitCode === 0 ? ExitCode.OK : ExitCode.BAD_INPUT;
+      if (error.exitCode === 0) return ExitCode.OK;
+      if (jsonRequested) {
+        new Printer("json", { stdout: io.stdout, stderr: io.stderr }).failure(
+          new UsageError(error.message.replace(/^error: /, "")),
+        );
+      }
+      return ExitCode.BAD_INPUT;
     }
     throw error;
   }
   return exitCode;
+}
+
+function requestsJson(argv: string[]): boolean {
+  return argv.some(
+    (arg, i) =>
+      arg === "--output=json" ||
+      arg === "-ojson" ||
+      ((arg === "-o" || arg === "--output") && argv[i + 1] === "json"),
+  );
 }
 
 async function withSession(

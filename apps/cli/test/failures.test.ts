@@ -1,5 +1,6 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
+import { createServer as createHttpServer } from "node:http";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -148,6 +149,24 @@ describe("srctl failures", () => {
     );
   });
 
+  it("exits with the unavailable code when the connection drops in the middle of the response body", async () => {
+    const server = createHttpServer((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
+      response.write('{"data":');
+      // Let the headers and the first bytes leave, then reset the connection mid-body.
+      setTimeout(() => response.socket?.destroy(), 50);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const run = await runMain(["--registry", `http://127.0.0.1:${port}/graphql`, "-e", "SHOW NAMESPACE;"]);
+      expect(run.code).toBe(ExitCode.UNAVAILABLE);
+      expect(run.stderr).toContain(`cannot reach the registry at http://127.0.0.1:${port}/graphql`);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it("refuses bad arguments with the usage code", async () => {
     expect((await runMain(["--output", "yaml", "-e", "SHOW NAMESPACE;"])).code).toBe(ExitCode.BAD_INPUT);
     expect((await runMain(["--registry", "localhost:4000", "-e", "SHOW NAMESPACE;"])).code).toBe(
@@ -159,6 +178,23 @@ describe("srctl failures", () => {
     const missing = await srctl("apply", "-f", path.join(dir, "missing.sql"));
     expect(missing.code).toBe(ExitCode.BAD_INPUT);
     expect(missing.stderr).toContain("ENOENT");
+  });
+
+  it("reports argument errors as JSON on stdout with --output json", async () => {
+    const run = await runMain(["--output", "json", "--bogus", "-e", "SHOW NAMESPACE;"]);
+    expect(run.code).toBe(ExitCode.BAD_INPUT);
+    expect(JSON.parse(run.stdout)).toEqual({
+      ok: false,
+      exitCode: ExitCode.BAD_INPUT,
+      error: { code: null, message: "unknown option '--bogus'" },
+    });
+    expect(run.stderr).toBe("error: unknown option '--bogus'\n");
+    const text = await runMain(["--bogus"]);
+    expect(text).toMatchObject({
+      code: ExitCode.BAD_INPUT,
+      stdout: "",
+      stderr: "error: unknown option '--bogus'\n",
+    });
   });
 
   it("lists the exit codes in --help", async () => {

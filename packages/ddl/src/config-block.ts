@@ -92,6 +92,16 @@ function parseNumber(tokens: TokenStream, token: Token): number {
       `integer ${token.text} cannot be kept exactly (it is beyond 2^53 and would round); write it as a string`,
     );
   }
+  // JSON has no Infinity, and 1e-400 reading as 0 would silently change the value.
+  if (!Number.isFinite(value)) {
+    throw tokens.failAt(
+      token,
+      `number ${token.text} is out of range (it would become Infinity); write it as a string`,
+    );
+  }
+  if (value === 0 && /[1-9]/.test(token.text.replace(/[eE].*$/, ""))) {
+    throw tokens.failAt(token, `number ${token.text} is too small (it would become 0); write it as a string`);
+  }
   return value;
 }
 

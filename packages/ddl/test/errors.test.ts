@@ -127,6 +127,22 @@ describe("syntax errors", () => {
     expect(syntaxError("SHOW NAMESPACE @").message).toBe('widgets.sql:1:16: unexpected character "@"');
   });
 
+  it("reject numbers that would become Infinity or 0 instead of changing them", () => {
+    expect(syntaxError('UPDATE STREAM "s" WITH CONFIG { "a": { "n": 1e400 } };').message).toBe(
+      "widgets.sql:1:45: number 1e400 is out of range (it would become Infinity); write it as a string",
+    );
+    expect(syntaxError('UPDATE STREAM "s" WITH CONFIG { "a": { "n": -1e400 } };').message).toContain(
+      "widgets.sql:1:45: number -1e400 is out of range",
+    );
+    expect(syntaxError('UPDATE STREAM "s" WITH CONFIG { "a": {\n "n": 0.5e-400 } };').message).toBe(
+      "widgets.sql:2:7: number 0.5e-400 is too small (it would become 0); write it as a string",
+    );
+    const [statement] = parse(
+      'UPDATE STREAM "s" WITH CONFIG { "a": { "z": 0e-400, "y": 0.0, "x": 1e-300 } };',
+    );
+    expect(JSON.stringify(statement)).toContain('{"z":0,"y":0,"x":1e-300}');
+  });
+
   it("reject a replicated binding that is not <cluster>/<stream>", () => {
     for (const binding of ["widgets_v0", "/c/w", "c/", "a/b/c"]) {
       const error = syntaxError(`REPLICATE BINDING "${binding}" TO CLUSTER "c";`);

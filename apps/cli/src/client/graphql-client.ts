@@ -41,6 +41,7 @@ export class GraphQLClient {
 
   async request<T>(query: string, variables?: Record<string, unknown>): Promise<GraphQLResponse<T>> {
     let response: Response;
+    let text: string;
     try {
       response = await this.#fetch(this.url, {
         method: "POST",
@@ -48,10 +49,11 @@ export class GraphQLClient {
         body: JSON.stringify({ query, variables }),
         signal: AbortSignal.timeout(this.#timeoutMs),
       });
+      // The body streams after the headers: a reset or timeout mid-body is as unreachable as one before.
+      text = await response.text();
     } catch (error) {
       throw new RegistryUnreachableError(this.url, describeFetchFailure(error));
     }
-    const text = await response.text();
     let body: unknown;
     try {
       body = JSON.parse(text);

@@ -2,6 +2,7 @@ import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { Writable } from "node:stream";
 import type { Statement } from "@stream-registry/ddl";
 import { ScriptSyntaxError } from "../errors.ts";
 import { ExitCode } from "../exit-codes.ts";
@@ -15,7 +16,9 @@ const HISTORY_SIZE = 1000;
 
 /**
  * The interactive shell: statements may span lines and run when a line ends with `;`; errors are
- * printed and the shell goes on. Input lines are kept in a history file across sessions.
+ * printed and the shell goes on. On a terminal, input lines are kept in a history file across
+ * sessions. Piped input gets no prompts and no history (it may hold credentials), and the exit code
+ * is that of the first failure, as with `apply`.
  */
 export async function runRepl(session: CliSession): Promise<number> {
   const { srctl, io, run } = session;
@@ -24,56 +27,87 @@ export async function runRepl(session: CliSession): Promise<number> {
     { stdout: io.stdout, stderr: io.stderr },
     { withLocation: false },
   );
-  const historyFile = historyPath(io.env);
+  const stdinIsTTY = io.stdin.isTTY === true;
+  const interactive = stdinIsTTY && io.stdoutIsTTY === true;
+  const historyFile = stdinIsTTY ? historyPath(io.env) : undefined;
   const rl = createInterface({
     input: io.stdin,
-    output: process.stdout,
-    terminal: io.stdin.isTTY === true,
+    // Prompts and line editing go through the session's stdout, and only to a terminal.
+    output: interactive ? textWritable(io.stdout) : undefined,
+    terminal: interactive,
     history: historyFile ? await loadHistory(historyFile) : [],
     historySize: HISTORY_SIZE,
     removeHistoryDuplicates: true,
   });
-  if (io.stdin.isTTY) {
-    io.stderr(
-      `srctl: registry ${srctl.registry}. Statements end with ";". Type exit or press Ctrl-D to leave.\n`,
-    );
-  }
-  let buffer = "";
-  const prompt = () => {
-    rl.setPrompt(buffer ? CONTINUATION : PROMPT);
-    rl.prompt();
+  let exitCode: ExitCode = ExitCode.OK;
+  const record = (code: ExitCode) => {
+    if (exitCode === ExitCode.OK || (exitCode === ExitCode.PARTIAL && code !== ExitCode.OK)) exitCode = code;
   };
-  prompt();
-  for await (const input of rl) {
-    if (historyFile && input.trim()) await appendFile(historyFile, `${input}\n`).catch(() => {});
-    if (!buffer && /^\s*(exit|quit|\\q)\s*;?\s*$/i.test(input)) break;
-    buffer += `${input}\n`;
-    if (input.trimEnd().endsWith(";")) {
-      const text = buffer;
-      const statements = parseComplete(srctl, text, printer);
-      if (statements !== "incomplete") {
-        buffer = "";
-        if (statements.length > 0) {
-          await srctl.runStatements(statements, text, {
-            ...run,
-            fileName: "<repl>",
-            continueOnError: false,
-            onResult: (r) => printer.result(r),
-          });
-        }
-      }
-    } else if (!buffer.trim()) {
-      buffer = "";
+  let buffer = "";
+  try {
+    if (interactive) {
+      io.stderr(
+        `srctl: registry ${srctl.registry}. Statements end with ";". Type exit or press Ctrl-D to leave.\n`,
+      );
     }
+    const prompt = () => {
+      if (!interactive) return;
+      rl.setPrompt(buffer ? CONTINUATION : PROMPT);
+      rl.prompt();
+    };
     prompt();
+    for await (const input of rl) {
+      if (historyFile && input.trim()) await appendFile(historyFile, `${input}\n`).catch(() => {});
+      if (!buffer && /^\s*(exit|quit|\\q)\s*;?\s*$/i.test(input)) break;
+      buffer += `${input}\n`;
+      if (input.trimEnd().endsWith(";")) {
+        const text = buffer;
+        const statements = parseComplete(srctl, text, printer);
+        if (statements !== "incomplete") {
+          buffer = "";
+          if (statements === "syntax-error") {
+            record(ExitCode.BAD_INPUT);
+          } else if (statements.length > 0) {
+            const report = await srctl.runStatements(statements, text, {
+              ...run,
+              fileName: "<repl>",
+              continueOnError: false,
+              onResult: (r) => printer.result(r),
+            });
+            record(report.exitCode);
+          }
+        }
+      } else if (!buffer.trim()) {
+        buffer = "";
+      }
+      prompt();
+    }
+  } finally {
+    rl.close();
   }
-  rl.close();
-  if (buffer.trim()) io.stderr(`error: unfinished statement discarded (statements end with ";")\n`);
-  return ExitCode.OK;
+  if (buffer.trim()) {
+    io.stderr(`error: unfinished statement discarded (statements end with ";")\n`);
+    record(ExitCode.BAD_INPUT);
+  }
+  // At a terminal the person saw each error as it happened; a script needs the outcome.
+  return stdinIsTTY ? ExitCode.OK : exitCode;
 }
 
-/** The statements of `text`, "incomplete" when it stops mid-statement, [] after printing a syntax error. */
-function parseComplete(srctl: Srctl, text: string, printer: Printer): Statement[] | "incomplete" {
+function textWritable(write: (text: string) => void): Writable {
+  return new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      write(chunk.toString());
+      callback();
+    },
+  });
+}
+
+/** The statements of `text`, "incomplete" when it stops mid-statement, "syntax-error" once one is printed. */
+function parseComplete(
+  srctl: Srctl,
+  text: string,
+  printer: Printer,
+): Statement[] | "incomplete" | "syntax-error" {
   try {
     return srctl.parse(text, "<repl>");
   } catch (error) {
@@ -81,7 +115,7 @@ function parseComplete(srctl: Srctl, text: string, printer: Printer): Statement[
     // A `;` inside a config block or a string ends the line but not the statement.
     if (error.atEnd) return "incomplete";
     printer.failure(error);
-    return [];
+    return "syntax-error";
   }
 }
 
