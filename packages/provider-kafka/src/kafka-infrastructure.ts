@@ -2,7 +2,6 @@ import type { ConfigMaps } from "@stream-registry/core";
 import {
   configRejected,
   InfrastructureError,
-  ProviderError,
   type BindingObservation,
   type BindingRequest,
   type ClusterProbe,
@@ -14,7 +13,12 @@ import {
 import type { Admin } from "kafkajs";
 import { desiredTopicOf, KAFKA_MAP, type DesiredTopic } from "./config/config-maps.ts";
 import type { KafkaConnections, OffsetsReader } from "./connection/kafka-connections.ts";
-import { resolveCluster, resolveSettings, type ResolvedCluster } from "./connection/kafka-connections.ts";
+import {
+  isOutage,
+  resolveCluster,
+  resolveSettings,
+  type ResolvedCluster,
+} from "./connection/kafka-connections.ts";
 import {
   countRecords,
   createTopic,
@@ -155,8 +159,9 @@ export function createKafkaInfrastructure(connections: KafkaConnections) {
         );
       } catch (error) {
         // The cluster checks are an early warning: create and update enforce the same rules, so a
-        // binding made while its cluster is down is accepted and waits PENDING for it.
-        if (error instanceof ProviderError && error.retriable && !context.signal.aborted) return;
+        // binding made while its cluster is down is accepted and waits PENDING for it. Any other
+        // error (a refusal, a bug) is reported, not taken for an outage.
+        if (isOutage(error) && !context.signal.aborted) return;
         throw error;
       }
       if (issues.length > 0) {

@@ -2,10 +2,12 @@ import { createServer, type Server, type Socket } from "node:net";
 import { ProviderError } from "@stream-registry/provider-api";
 import { usePrivateKafkaClusters } from "@stream-registry/testkit/vitest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKafkaProvider, type KafkaFactory } from "../src/index.ts";
 import {
   bindingRequest,
   clusterTarget,
   context,
+  countingFactory,
   countingProvider,
   eventually,
   ownAdmin,
@@ -105,6 +107,50 @@ describe("an unreachable cluster", () => {
     expect(ms).toBeGreaterThanOrEqual(1400);
     expect(ms).toBeLessThan(3000);
     expect(provider.connections.pool.openCount).toBe(0);
+    await provider.close();
+  });
+
+  it("keeps the shared client, health and backoff when validation's own shorter deadline passes", async () => {
+    const { provider, counts } = countingProvider();
+    const target = clusterTarget(blackHoleAddress, "slow", { "default.api.timeout.ms": 20_000 });
+    const started = Date.now();
+    // Its 3 s cluster-check deadline passes first: skipped like an outage, the stream is accepted.
+    await provider.infrastructure.validateStream(
+      "s",
+      { "apache.kafka": { partitions: 2 } },
+      { ...context(), cluster: target },
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
+    expect(Date.now() - started).toBeLessThan(6000);
+    // Only the caller stopped waiting: the pooled client (still connecting) stays for the others.
+    expect(provider.connections.pool.openCount).toBe(1);
+    expect(counts.clients).toBe(1);
+    expect(provider.connections.health.waitUntil(`/\u0000slow`)).toBeUndefined();
+    expect(provider.connections.health.details(`/\u0000slow`)).toEqual({ consecutiveFailures: 0 });
+    await provider.close();
+  });
+
+  it("reports a bug during validation's cluster checks instead of taking it for an outage", async () => {
+    const { factory } = countingFactory();
+    const buggy: KafkaFactory = (config) => {
+      const kafka = factory(config);
+      const admin = kafka.admin.bind(kafka);
+      kafka.admin = (adminConfig) =>
+        Object.assign(admin(adminConfig), {
+          describeCluster: () => Promise.reject(new TypeError("cannot read properties of undefined")),
+        });
+      return kafka;
+    };
+    const provider = createKafkaProvider({ logLevel: "nothing", kafkaFactory: buggy });
+    const target = clusterTarget(kafka.at(0).bootstrapServers, "buggy");
+    const { error } = await timed(
+      provider.infrastructure.validateStream(
+        "s",
+        { "apache.kafka": { partitions: 2 } },
+        { ...context(), cluster: target },
+      ),
+    );
+    expect(error.message).toContain("failed: unexpected TypeError: cannot read properties of undefined");
     await provider.close();
   });
 

@@ -35,7 +35,6 @@ const map = (error: unknown) => toInfrastructureError(error, context);
 
 describe("kafka error mapping", () => {
   it.each([
-    [38, "INVALID_REPLICATION_FACTOR"],
     [37, "INVALID_PARTITIONS"],
     [40, "INVALID_CONFIG"],
     [44, "POLICY_VIOLATION"],
@@ -55,6 +54,8 @@ describe("kafka error mapping", () => {
     [41, "NOT_CONTROLLER"],
     [5, "LEADER_NOT_AVAILABLE"],
     [7, "REQUEST_TIMED_OUT"],
+    // KRaft answers it while a broker restarts (fewer alive than the factor): a rolling restart.
+    [38, "INVALID_REPLICATION_FACTOR"],
   ])("code %i (%s) is retriable", (code, type) => {
     const mapped = map(protocolError(code));
     expect(mapped.retriable).toBe(true);
@@ -65,7 +66,12 @@ describe("kafka error mapping", () => {
     const createError = new KafkaJSCreateTopicError(createErrorFromCode(38), "widgets_v0");
     const aggregate = new KafkaJSAggregateError("Topic creation errors", [createError]);
     expect(kafkaErrorType(aggregate)).toBe("INVALID_REPLICATION_FACTOR");
-    expect(map(aggregate).retriable).toBe(false);
+    expect(map(aggregate).retriable).toBe(true);
+    const refused = new KafkaJSAggregateError("Topic creation errors", [
+      new KafkaJSCreateTopicError(createErrorFromCode(37), "widgets_v0"),
+    ]);
+    expect(kafkaErrorType(refused)).toBe("INVALID_PARTITIONS");
+    expect(map(refused).retriable).toBe(false);
 
     const exhausted = new KafkaJSNumberOfRetriesExceeded(protocolError(41), {
       retryCount: 3,

@@ -3,6 +3,7 @@ import { fqnPrefix, type ConfigMaps, type RetryDelayOptions } from "@stream-regi
 import {
   configRejected,
   InfrastructureError,
+  ProviderError,
   type ClusterTarget,
   type OperationContext,
 } from "@stream-registry/provider-api";
@@ -81,6 +82,19 @@ export type TopicOffsets = Awaited<ReturnType<Admin["fetchTopicOffsets"]>>;
 /** Reads a topic's offsets on a client of its own (see OffsetsAdmins). */
 export type OffsetsReader = (topic: string) => Promise<TopicOffsets>;
 
+/** A call refused within the reconnect backoff, without contacting the cluster. */
+class BackoffRefusal extends InfrastructureError {}
+
+/**
+ * Whether a KafkaConnections call failed because the cluster was out of reach: it could not connect,
+ * did not answer within the deadline, the call was aborted, or the reconnect backoff refused it.
+ * Not a refusal by the cluster, and not a bug (which toInfrastructureError also marks retriable).
+ */
+export function isOutage(error: unknown): boolean {
+  if (error instanceof CallInterrupted || error instanceof BackoffRefusal) return true;
+  return error instanceof ProviderError && isConnectionError(error.cause);
+}
+
 /**
  * The provider's connections: one pooled admin per cluster shared by concurrent calls, a deadline
  * and the caller's abort signal on every call, kafkajs errors mapped to InfrastructureErrors, and
@@ -133,15 +147,17 @@ export class KafkaConnections {
     if (waitUntil && !this.pool.has(key)) {
       // Within the reconnect backoff: fail as the last attempt did, without opening connections.
       const health = this.health.get(key);
-      throw new InfrastructureError(
-        `${where} failed: cannot reach the cluster: ${health.lastConnectionError}`,
-        { retriable: true },
-      );
+      throw new BackoffRefusal(`${where} failed: cannot reach the cluster: ${health.lastConnectionError}`, {
+        retriable: true,
+      });
     }
     const spec = this.spec(cluster);
     const offsets: OffsetsReader = (topic) =>
       this.offsets.use(key, spec, topic, (admin) => admin.fetchTopicOffsets(topic));
     let lease: AdminLease | undefined;
+    // A caller's deadline shorter than the cluster's says how long that caller waits, not that the
+    // cluster hangs: a slow first TLS/SASL connect must not retire the client the others share.
+    const callerDeadline = options.timeoutMs !== undefined && options.timeoutMs < settings.operationTimeoutMs;
     try {
       const result = await withDeadline(
         async () => {
@@ -164,7 +180,7 @@ export class KafkaConnections {
       this.health.connected(key);
       return result;
     } catch (error) {
-      throw this.failed(cluster, action, lease, error);
+      throw this.failed(cluster, action, lease, error, callerDeadline);
     }
   }
 
@@ -201,13 +217,16 @@ export class KafkaConnections {
     action: string,
     lease: AdminLease | undefined,
     error: unknown,
+    callerDeadline: boolean,
   ): InfrastructureError {
     const mapped = toInfrastructureError(error, {
       action,
       cluster: cluster.label,
       brokers: cluster.settings.brokers,
     });
-    if (error instanceof CallInterrupted && error.reason === "aborted") return mapped;
+    // The caller stopped waiting (its signal, or its own shorter deadline): nothing is known about
+    // the cluster, so the client stays, no backoff starts and health records nothing.
+    if (error instanceof CallInterrupted && (error.reason === "aborted" || callerDeadline)) return mapped;
     if (error instanceof CallInterrupted || isConnectionError(error)) {
       // A client that lost its brokers or hung is replaced on the next call; the calls still using it
       // finish on it first. Several calls failing on the same client count as one failure.

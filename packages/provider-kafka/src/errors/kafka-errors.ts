@@ -3,7 +3,6 @@ import { KafkaJSAggregateError, KafkaJSError } from "../kafkajs.ts";
 
 /** Kafka error types that trying again cannot fix: the request itself is refused. */
 export const PERMANENT_KAFKA_ERRORS = new Set([
-  "INVALID_REPLICATION_FACTOR",
   "INVALID_PARTITIONS",
   "INVALID_CONFIG",
   "POLICY_VIOLATION",
@@ -36,6 +35,9 @@ export const RETRIABLE_KAFKA_ERRORS = new Set([
   "THROTTLING_QUOTA_EXCEEDED",
   // A topic of the same name is still being deleted: creating it works once deletion finishes.
   "TOPIC_ALREADY_EXISTS",
+  // KRaft compares the factor with the brokers alive right now, so a rolling restart returns it for a
+  // factor the cluster can hold; a factor above the cluster's size is refused when the stream is written.
+  "INVALID_REPLICATION_FACTOR",
 ]);
 
 /**
