@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import type { ConfigMap } from "@stream-registry/core";
-import { ProviderError } from "@stream-registry/provider-api";
 import { kafkaClient } from "@stream-registry/testkit";
 import { usePrivateKafkaClusters } from "@stream-registry/testkit/vitest";
 import { afterAll, describe, expect, it } from "vitest";
 import {
+  providerFailure,
   bindingRequest,
   clusterTarget,
   context,
@@ -42,17 +42,6 @@ function secured(overrides: ConfigMap = {}): ConfigMap {
 const target = (name: string, overrides: ConfigMap = {}) =>
   clusterTarget(kafka.at(0).bootstrapServers, name, secured(overrides));
 
-const failure = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error("expected the call to fail");
-    },
-    (error: unknown) => {
-      expect(error).toBeInstanceOf(ProviderError);
-      return error as ProviderError;
-    },
-  );
-
 describe("a SASL_SSL cluster", () => {
   it("refuses a client without TLS and SASL", async () => {
     const admin = kafkaClient(kafka.at(0).bootstrapServers, { retry: { retries: 0 } }).admin();
@@ -76,7 +65,7 @@ describe("a SASL_SSL cluster", () => {
   it("refuses a wrong password permanently, saying the credentials were rejected", async () => {
     for (const mechanism of ["PLAIN", "SCRAM-SHA-256"]) {
       const wrong = target(`wrong-${mechanism}`, { "sasl.mechanism": mechanism, "sasl.password": "nope" });
-      const declared = await failure(infra.validateCluster(wrong.name, wrong.config, context()));
+      const declared = await providerFailure(infra.validateCluster(wrong.name, wrong.config, context()));
       expect(declared.retriable).toBe(false);
       expect(declared.message).toContain("credentials were rejected");
       expect(declared.message).toContain(mechanism);
@@ -84,7 +73,7 @@ describe("a SASL_SSL cluster", () => {
       // A client whose login was refused is not reused: each call tries again with a new one.
       const clientsBefore = counts.clients;
       for (let attempt = 0; attempt < 2; attempt += 1) {
-        const probed = await failure(infra.probeCluster(wrong, context()));
+        const probed = await providerFailure(infra.probeCluster(wrong, context()));
         expect(probed.retriable).toBe(false);
         expect(probed.message).toContain("credentials were rejected");
       }
@@ -94,7 +83,7 @@ describe("a SASL_SSL cluster", () => {
 
   it("refuses a mechanism the cluster does not offer, naming it", async () => {
     const other = target("scram-512", { "sasl.mechanism": "SCRAM-SHA-512" });
-    const error = await failure(infra.validateCluster(other.name, other.config, context()));
+    const error = await providerFailure(infra.validateCluster(other.name, other.config, context()));
     expect(error.retriable).toBe(false);
     expect(error.message).toContain('the cluster does not offer this "sasl.mechanism"');
     expect(error.message).toContain("UNSUPPORTED_SASL_MECHANISM");
@@ -102,13 +91,13 @@ describe("a SASL_SSL cluster", () => {
 
   it("refuses a broker whose certificate the given CA did not sign", async () => {
     const wrongCa = target("wrong-ca", { "ssl.truststore.certificates": otherCa });
-    const declared = await failure(infra.validateCluster(wrongCa.name, wrongCa.config, context()));
+    const declared = await providerFailure(infra.validateCluster(wrongCa.name, wrongCa.config, context()));
     expect(declared.retriable).toBe(false);
     expect(declared.message).toContain(
       `(${kafka.at(0).bootstrapServers}) failed: the broker's TLS certificate was refused`,
     );
 
-    const probed = await failure(infra.probeCluster(wrongCa, context()));
+    const probed = await providerFailure(infra.probeCluster(wrongCa, context()));
     expect(probed.retriable).toBe(false);
     expect(probed.message).toContain('check "ssl.truststore.certificates"');
   });

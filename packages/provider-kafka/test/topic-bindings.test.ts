@@ -1,8 +1,9 @@
-import { ProviderError, type ClusterTarget } from "@stream-registry/provider-api";
+import type { ClusterTarget } from "@stream-registry/provider-api";
 import { kafkaClient } from "@stream-registry/testkit";
 import { useSharedKafkaClusters } from "@stream-registry/testkit/vitest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  providerFailure,
   bindingRequest,
   clusterTarget,
   context,
@@ -26,17 +27,6 @@ beforeAll(() => {
   second = clusterTarget(kafka.at(1).bootstrapServers, "kafka-b");
 });
 afterAll(() => provider.close());
-
-const failure = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error("expected the call to fail");
-    },
-    (error: unknown) => {
-      expect(error).toBeInstanceOf(ProviderError);
-      return error as ProviderError;
-    },
-  );
 
 describe("createStreamBinding", () => {
   it("creates the topic with exactly the desired partitions, replication and configs", async () => {
@@ -86,7 +76,7 @@ describe("createStreamBinding", () => {
       topics: [{ topic: name, numPartitions: 3, configEntries: [{ name: "retention.ms", value: "60000" }] }],
     });
 
-    const error = await failure(
+    const error = await providerFailure(
       infra.createStreamBinding(
         bindingRequest(name, first, {
           "apache.kafka": { partitions: 10, compacted: true, "retention.ms": 60_000 },
@@ -138,7 +128,7 @@ describe("createStreamBinding", () => {
 
   it("maps the broker's refusals to permanent errors naming the topic and the Kafka error", async () => {
     const name = topicName("refused");
-    const badConfig = await failure(
+    const badConfig = await providerFailure(
       infra.createStreamBinding(
         bindingRequest(name, first, { "apache.kafka.topic": { "segment.bytes": "lots" } }),
         context(),
@@ -148,7 +138,7 @@ describe("createStreamBinding", () => {
     expect(badConfig.message).toContain(`create topic "${name}" on Kafka cluster "/kafka-a"`);
     expect(badConfig.message).toContain("INVALID_CONFIG");
 
-    const tooManyReplicas = await failure(
+    const tooManyReplicas = await providerFailure(
       infra.createStreamBinding(
         bindingRequest(name, first, { "apache.kafka": { replication: 3 } }),
         context(),
@@ -225,7 +215,9 @@ describe("updateStreamBinding", () => {
     );
     const smaller = { "apache.kafka": { partitions: 2 } };
 
-    const invalid = await failure(infra.validateStream(name, smaller, { ...context(), cluster: first }));
+    const invalid = await providerFailure(
+      infra.validateStream(name, smaller, { ...context(), cluster: first }),
+    );
     expect(invalid.retriable).toBe(false);
     expect(invalid.issues).toEqual([
       {
@@ -233,7 +225,9 @@ describe("updateStreamBinding", () => {
         message: `topic "${name}" already has 4 partitions; "partitions" 2 would decrease them, which Kafka cannot do`,
       },
     ]);
-    const refused = await failure(infra.updateStreamBinding(bindingRequest(name, first, smaller), context()));
+    const refused = await providerFailure(
+      infra.updateStreamBinding(bindingRequest(name, first, smaller), context()),
+    );
     expect(refused.retriable).toBe(false);
     expect(refused.message).toContain("partitions cannot decrease from 4 to 2");
     await using admin = await ownAdmin(kafka.at(0).bootstrapServers);
@@ -273,7 +267,7 @@ describe("updateStreamBinding", () => {
 
 describe("validateStream against a cluster", () => {
   it("refuses more replicas than the cluster has brokers", async () => {
-    const error = await failure(
+    const error = await providerFailure(
       infra.validateStream(
         topicName("wide"),
         { "apache.kafka": { replication: 2 } },
@@ -289,7 +283,7 @@ describe("validateStream against a cluster", () => {
   });
 
   it("refuses bad keys before touching the cluster", async () => {
-    const error = await failure(
+    const error = await providerFailure(
       infra.validateStream(
         "s",
         { "apache.kafka": { partitions: 0, foo: 1 } },

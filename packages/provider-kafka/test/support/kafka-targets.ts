@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { ConfigMap, ConfigMaps } from "@stream-registry/core";
-import type { BindingRequest, ClusterTarget } from "@stream-registry/provider-api";
+import { ProviderError, type BindingRequest, type ClusterTarget } from "@stream-registry/provider-api";
 import { kafkaClient } from "@stream-registry/testkit";
 import { Kafka, logLevel, type Admin, type KafkaConfig } from "kafkajs";
+import { expect } from "vitest";
 import { createKafkaProvider, type KafkaFactory, type KafkaProviderOptions } from "../../src/index.ts";
 
 /** A topic name no other test uses (shared clusters live for the whole run). */
@@ -27,6 +28,18 @@ export function bindingRequest(
 }
 
 export const context = () => ({ signal: new AbortController().signal });
+
+/** The ProviderError a provider call rejects with; fails the test if the call succeeds or throws anything else. */
+export async function providerFailure(promise: Promise<unknown>): Promise<ProviderError> {
+  const error = await promise.then(
+    () => {
+      throw new Error("expected the call to fail");
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ProviderError);
+  return error as ProviderError;
+}
 
 /** A kafkajs factory whose clients are counted: clients made, admin connects and disconnects. */
 export function countingFactory() {
