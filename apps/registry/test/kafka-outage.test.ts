@@ -70,17 +70,18 @@ describe("a Kafka cluster that goes down and comes back", () => {
     );
 
     await broker.stop();
+    // A probe in flight while the broker shuts down sees "Closed connection"; once it is
+    // gone, every probe is refused, and the health says so.
+    const refused = `ECONNREFUSED ${broker.bootstrapServers}`;
     const down = await eventually(
       async () => {
         const h = await health(r);
-        return h.status === "DOWN" ? h : undefined;
+        return h.status === "DOWN" && h.lastError?.includes(refused) ? h : undefined;
       },
       30_000,
-      "cluster health DOWN",
+      "cluster health DOWN, connection refused",
     );
-    const refused = `ECONNREFUSED ${broker.bootstrapServers}`;
     expect(down.lastError).toContain("cannot reach the cluster");
-    expect(down.lastError).toContain(refused);
 
     const during = [
       { stream: "during_outage_1", partitions: 1 },
@@ -96,17 +97,16 @@ describe("a Kafka cluster that goes down and comes back", () => {
       const pending = await eventually(
         async () => {
           const b = await binding(r, stream);
-          return b.status.message ? b : undefined;
+          return b.status.message?.includes(refused) ? b : undefined;
         },
         30_000,
-        `a message on ${stream}`,
+        `a connection-refused message on ${stream}`,
       );
       expect(pending.status.phase).toBe("PENDING");
       // e.g. attempt 3 failed: create topic "during_outage_1" on Kafka cluster "/outage" (127.0.0.1:PORT)
       // failed: cannot reach the cluster: Connection error: connect ECONNREFUSED 127.0.0.1:PORT; retrying in 0.1s
       expect(pending.status.message).toContain(`"${stream}"`);
       expect(pending.status.message).toContain("cannot reach the cluster");
-      expect(pending.status.message).toContain(refused);
     }
 
     await broker.start();
@@ -128,7 +128,7 @@ describe("a Kafka cluster that goes down and comes back", () => {
           "cluster health UP again",
         )
       ).lastError,
-    ).toBe(down.lastError);
+    ).toContain("cannot reach the cluster");
 
     const admin = kafkaClient(broker.bootstrapServers).admin();
     await admin.connect();
