@@ -53,6 +53,13 @@ export class RegistryUnreachableError extends SrctlError {
   }
 }
 
+/** The caller cancelled the request; a mutation already sent may still be applied. */
+export class CancelledError extends SrctlError {
+  constructor() {
+    super("cancelled", ExitCode.CANCELLED, "CANCELLED");
+  }
+}
+
 /** An HTTP answer that is not a GraphQL response. */
 export class BadResponseError extends SrctlError {
   constructor(url: string, detail: string, exitCode = ExitCode.INTERNAL) {

@@ -20,6 +20,8 @@ export enum ExitCode {
   UNSUPPORTED = 7,
   /** --wait saw the object FAILED, or it did not settle before --timeout. */
   WAIT_FAILED = 8,
+  /** The caller cancelled the run (Ctrl-C): 128 + SIGINT, as shells report it. */
+  CANCELLED = 130,
 }
 
 const byErrorCode: Record<string, ExitCode> = {
@@ -54,4 +56,5 @@ export const exitCodeHelp = `Exit codes:
   5  unavailable: registry unreachable, PROVIDER_UNAVAILABLE, DATABASE_UNAVAILABLE
   6  partial result: some namespaces did not answer (CHILD_UNAVAILABLE)
   7  statement not supported by this registry yet (or its API differs from srctl's)
-  8  --wait: the object became FAILED, or --timeout passed`;
+  8  --wait: the object became FAILED, or --timeout passed
+130  cancelled (Ctrl-C); the registry may still apply a mutation already sent`;

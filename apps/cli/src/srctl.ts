@@ -33,6 +33,11 @@ export interface RunOptions {
   continueOnError?: boolean;
   /** Called as each statement finishes, before the next starts. */
   onResult?: (result: StatementResult) => void;
+  /**
+   * Cancels the run: a request in flight is aborted, its statement fails as CANCELLED and no
+   * further statement starts. The registry may still apply a mutation it had already received.
+   */
+  signal?: AbortSignal;
 }
 
 export interface RunReport {
@@ -85,14 +90,15 @@ export class Srctl {
   async runStatements(statements: Statement[], text: string, options: RunOptions = {}): Promise<RunReport> {
     const fileName = options.fileName ?? "<input>";
     const context: StatementContext = {
-      client: this.#client,
+      client: this.#client.withSignal(options.signal),
       capabilities: this.#capabilities,
       baseDir:
         options.baseDir ?? (options.fileName ? path.dirname(path.resolve(options.fileName)) : process.cwd()),
-      wait: waitOptions(options.wait),
+      wait: waitOptions(options.wait, options.signal),
     };
     const results: StatementResult[] = [];
     for (const statement of statements) {
+      if (options.signal?.aborted) break;
       const result = await this.#runOne(statement, sourceOf(statement, text, fileName), context);
       results.push(result);
       options.onResult?.(result);
@@ -129,10 +135,10 @@ export function createSrctl(options: SrctlOptions): Srctl {
   return new Srctl(options);
 }
 
-function waitOptions(wait: RunOptions["wait"]): WaitOptions | undefined {
+function waitOptions(wait: RunOptions["wait"], signal: AbortSignal | undefined): WaitOptions | undefined {
   if (!wait) return undefined;
   const given = wait === true ? {} : wait;
-  return { timeoutMs: DEFAULT_WAIT_TIMEOUT_MS, progress: () => {}, ...given };
+  return { timeoutMs: DEFAULT_WAIT_TIMEOUT_MS, progress: () => {}, ...given, signal };
 }
 
 function sourceOf(statement: Statement, text: string, file: string): StatementSource {

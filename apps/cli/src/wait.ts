@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { retryDelayMs } from "@stream-registry/core";
-import { WaitFailedError } from "./errors.ts";
+import { CancelledError, WaitFailedError } from "./errors.ts";
 import type { WaitOptions } from "./statements/context.ts";
 
 /** One look at the thing being waited for. */
@@ -38,7 +38,9 @@ export async function waitUntil(
       maxMs: options.pollMaxMs ?? 2000,
     });
     // The last look happens at the deadline, not a pause before it.
-    await sleep(Math.min(pause, left));
+    await sleep(Math.min(pause, left), undefined, { signal: options.signal }).catch(() => {
+      throw new CancelledError();
+    });
   }
 }
 

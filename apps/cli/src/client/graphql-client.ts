@@ -1,4 +1,4 @@
-import { BadResponseError, RegistryUnreachableError } from "../errors.ts";
+import { BadResponseError, CancelledError, RegistryUnreachableError } from "../errors.ts";
 import { ExitCode } from "../exit-codes.ts";
 
 export interface GraphQLErrorData {
@@ -23,6 +23,8 @@ export interface GraphQLClientOptions {
   headers?: Record<string, string>;
   /** Per request; a registry that does not answer in time counts as unreachable. */
   timeoutMs?: number;
+  /** Cancels every request of this client (one run's); they fail with CancelledError. */
+  signal?: AbortSignal;
 }
 
 /** POSTs GraphQL operations to one registry and returns the response as it came. */
@@ -31,12 +33,19 @@ export class GraphQLClient {
   readonly #fetch: FetchLike;
   readonly #headers: Record<string, string>;
   readonly #timeoutMs: number;
+  readonly #options: GraphQLClientOptions;
 
   constructor(options: GraphQLClientOptions) {
+    this.#options = options;
     this.url = options.url;
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
     this.#headers = options.headers ?? {};
     this.#timeoutMs = options.timeoutMs ?? 30_000;
+  }
+
+  /** The same client, its requests cancelled by `signal` (a run's). */
+  withSignal(signal: AbortSignal | undefined): GraphQLClient {
+    return signal ? new GraphQLClient({ ...this.#options, signal }) : this;
   }
 
   async request<T>(query: string, variables?: Record<string, unknown>): Promise<GraphQLResponse<T>> {
@@ -47,11 +56,14 @@ export class GraphQLClient {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json", ...this.#headers },
         body: JSON.stringify({ query, variables }),
-        signal: AbortSignal.timeout(this.#timeoutMs),
+        signal: this.#options.signal
+          ? AbortSignal.any([AbortSignal.timeout(this.#timeoutMs), this.#options.signal])
+          : AbortSignal.timeout(this.#timeoutMs),
       });
       // The body streams after the headers: a reset or timeout mid-body is as unreachable as one before.
       text = await response.text();
     } catch (error) {
+      if (this.#options.signal?.aborted) throw new CancelledError();
       throw new RegistryUnreachableError(this.url, describeFetchFailure(error));
     }
     let body: unknown;

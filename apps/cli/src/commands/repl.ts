@@ -1,7 +1,8 @@
+import { once } from "node:events";
 import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
+import { createInterface, type Interface } from "node:readline";
 import { Writable } from "node:stream";
 import type { Statement } from "@stream-registry/ddl";
 import { ScriptSyntaxError } from "../errors.ts";
@@ -13,12 +14,14 @@ import type { Srctl } from "../srctl.ts";
 const PROMPT = "srctl> ";
 const CONTINUATION = "   ...> ";
 const HISTORY_SIZE = 1000;
+const CANCELLED = "cancelled (the registry may still apply a mutation already sent)\n";
 
 /**
  * The interactive shell: statements may span lines and run when a line ends with `;`; errors are
  * printed and the shell goes on. On a terminal, input lines are kept in a history file across
  * sessions. Piped input gets no prompts and no history (it may hold credentials), and the exit code
- * is that of the first failure, as with `apply`.
+ * is that of the first failure, as with `apply`. Ctrl-C at a terminal works as in psql: it discards
+ * the statement being typed, or cancels the one running, and the session goes on.
  */
 export async function runRepl(session: CliSession): Promise<number> {
   const { srctl, io, run } = session;
@@ -44,6 +47,20 @@ export async function runRepl(session: CliSession): Promise<number> {
     if (exitCode === ExitCode.OK || (exitCode === ExitCode.PARTIAL && code !== ExitCode.OK)) exitCode = code;
   };
   let buffer = "";
+  let running: AbortController | undefined;
+  // readline emits SIGINT only in terminal mode, i.e. when interactive.
+  rl.on("SIGINT", () => {
+    if (running) {
+      running.abort();
+      return;
+    }
+    const typing = buffer !== "" || rl.line !== "";
+    endLine(rl);
+    buffer = "";
+    if (!typing) io.stderr("(type exit or press Ctrl-D to leave)\n");
+    rl.setPrompt(PROMPT);
+    rl.prompt();
+  });
   try {
     if (interactive) {
       io.stderr(
@@ -68,13 +85,25 @@ export async function runRepl(session: CliSession): Promise<number> {
           if (statements === "syntax-error") {
             record(ExitCode.BAD_INPUT);
           } else if (statements.length > 0) {
-            const report = await srctl.runStatements(statements, text, {
-              ...run,
-              fileName: "<repl>",
-              continueOnError: false,
-              onResult: (r) => printer.result(r),
-            });
-            record(report.exitCode);
+            const cancel = new AbortController();
+            running = cancel;
+            const report = await Promise.race([
+              srctl.runStatements(statements, text, {
+                ...run,
+                fileName: "<repl>",
+                continueOnError: false,
+                signal: cancel.signal,
+                // A cancelled run may still finish a statement; the person has moved on.
+                onResult: (r) => {
+                  if (!cancel.signal.aborted) printer.result(r);
+                },
+              }),
+              // Back to the prompt at once, even from a --wait pause between polls.
+              once(cancel.signal, "abort").then(() => "cancelled" as const),
+            ]);
+            running = undefined;
+            if (report === "cancelled") io.stderr(CANCELLED);
+            else record(report.exitCode);
           }
         }
       } else if (!buffer.trim()) {
@@ -91,6 +120,14 @@ export async function runRepl(session: CliSession): Promise<number> {
   }
   // At a terminal the person saw each error as it happened; a script needs the outcome.
   return stdinIsTTY ? ExitCode.OK : exitCode;
+}
+
+/**
+ * Moves to a fresh line and forgets what was typed on the current one, as node:repl does on Ctrl-C;
+ * readline has no public way to empty its line.
+ */
+function endLine(rl: Interface): void {
+  (rl as Interface & { clearLine(): void }).clearLine();
 }
 
 function textWritable(write: (text: string) => void): Writable {

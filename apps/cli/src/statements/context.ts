@@ -8,6 +8,8 @@ export interface WaitOptions {
   /** First and largest pause between polls. */
   pollBaseMs?: number;
   pollMaxMs?: number;
+  /** The run's: cancels a pause between polls. */
+  signal?: AbortSignal | undefined;
 }
 
 /** What a statement's translation may use. */

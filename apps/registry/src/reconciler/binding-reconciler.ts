@@ -1,6 +1,11 @@
 import { formatFqn, nextPhase, Phase } from "@stream-registry/core";
-import type { BindingObservation } from "@stream-registry/provider-api";
-import { recordChange, writeTransaction, type Tx } from "@stream-registry/store";
+import {
+  ProviderError,
+  type BindingObservation,
+  type BindingRequest,
+  type StreamInfrastructureManager,
+} from "@stream-registry/provider-api";
+import { Prisma, recordChange, writeTransaction, type Binding, type Tx } from "@stream-registry/store";
 import { saveObservation } from "./observations.ts";
 import { clusterTarget } from "../providers/cluster-target.ts";
 import { configSetOf, effectiveConfigSet } from "../services/config-input.ts";
@@ -68,11 +73,10 @@ export async function reconcileBinding(
     producerConfig: effective.producerConfig,
     consumerConfig: effective.consumerConfig,
   };
-  const infrastructure = provider.infrastructure;
   const observation =
     (binding.observedGeneration === null
-      ? await infrastructure.createStreamBinding(request, { signal })
-      : await infrastructure.updateStreamBinding(request, { signal })) ?? undefined;
+      ? await create(deps, binding, provider.infrastructure, request, signal)
+      : await provider.infrastructure.updateStreamBinding(request, { signal })) ?? undefined;
   // Only the generation that was realized may turn ONLINE: a newer desired state, or a delete
   // that arrived meanwhile, has its own job and must not be overwritten.
   await writeTransaction(prisma, async (tx) => {
@@ -82,6 +86,7 @@ export async function reconcileBinding(
       data: {
         phase,
         observedGeneration: binding.generation,
+        pendingCreate: Prisma.DbNull,
         message: observation?.message ?? null,
         statusUpdatedAt: new Date(),
       },
@@ -94,7 +99,7 @@ export async function reconcileBinding(
           id: binding.id,
           OR: [{ observedGeneration: null }, { observedGeneration: { lt: binding.generation } }],
         },
-        data: { observedGeneration: binding.generation },
+        data: { observedGeneration: binding.generation, pendingCreate: Prisma.DbNull },
       });
     } else if (binding.phase !== phase) {
       await recordChange(tx, {
@@ -108,6 +113,68 @@ export async function reconcileBinding(
     }
   });
   return { kind: "realized", observation };
+}
+
+/** A create sent for one generation of a binding's desired state, whose outcome may be unknown. */
+interface PendingCreate {
+  generation: number;
+  request: Pick<BindingRequest, "configMaps" | "producerConfig" | "consumerConfig">;
+}
+
+/**
+ * Creates a binding that has never been realized. The request is journaled first: if a crash or a
+ * timeout hides whether the platform made the resource, and the desired state then moves on, the
+ * retry must not take that resource for a foreign one (a provider adopts only an identical
+ * resource, and it is identical to the older state). So when an older generation's create may have
+ * run and the resource exists, it is adopted as that generation, recorded as realized, and updated
+ * to the current desired state. A resource the provider refuses as that generation is not what was
+ * sent: it is treated like any existing resource, against the current desired state.
+ */
+async function create(
+  deps: ReconcileDeps,
+  binding: Binding,
+  infrastructure: StreamInfrastructureManager,
+  request: BindingRequest,
+  signal: AbortSignal,
+): Promise<BindingObservation | void> {
+  const { prisma } = deps.db;
+  const pending = binding.pendingCreate as PendingCreate | null;
+  if (pending?.generation === binding.generation)
+    return infrastructure.createStreamBinding(request, { signal });
+  if (
+    pending &&
+    (await infrastructure.observeStreamBinding(request.streamName, request.cluster, { signal }))
+  ) {
+    const adopted = await infrastructure
+      .createStreamBinding({ ...request, ...pending.request }, { signal })
+      .then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof ProviderError && !error.retriable) return false;
+          throw error;
+        },
+      );
+    if (adopted) {
+      await prisma.binding.updateMany({
+        where: { id: binding.id, observedGeneration: null },
+        data: { observedGeneration: pending.generation, pendingCreate: Prisma.DbNull },
+      });
+      return infrastructure.updateStreamBinding(request, { signal });
+    }
+  }
+  const journal: PendingCreate = {
+    generation: binding.generation,
+    request: {
+      configMaps: request.configMaps,
+      producerConfig: request.producerConfig,
+      consumerConfig: request.consumerConfig,
+    },
+  };
+  await prisma.binding.updateMany({
+    where: { id: binding.id, observedGeneration: null },
+    data: { pendingCreate: journal as unknown as Prisma.InputJsonValue },
+  });
+  return infrastructure.createStreamBinding(request, { signal });
 }
 
 /** A stream deleted with cascade goes with its last binding. */

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Admin, Kafka as KafkaClient, KafkaConfig } from "kafkajs";
 import { Kafka } from "../kafkajs.ts";
+import { DEFAULT_IDLE_CLOSE_MS, IdleTimer } from "./idle-timer.ts";
 
 /** Makes the kafkajs client of a cluster; tests wrap it to count clients and connections. */
 export type KafkaFactory = (config: KafkaConfig) => KafkaClient;
@@ -22,6 +23,7 @@ class PooledAdmin {
   retired = false;
   connected = false;
   private drainTimer: NodeJS.Timeout | undefined;
+  private readonly idle: IdleTimer;
   /** Settles when the first connect does; every caller waits on the same one. */
   readonly ready: Promise<void>;
 
@@ -29,7 +31,10 @@ class PooledAdmin {
     readonly admin: Admin,
     readonly fingerprint: string,
     readonly drainMs: number,
+    idleMs: number,
+    onIdle: () => void,
   ) {
+    this.idle = new IdleTimer(idleMs, onIdle);
     this.ready = admin.connect().then(() => {
       this.connected = true;
     });
@@ -50,13 +55,21 @@ class PooledAdmin {
     this.drainTimer.unref();
   }
 
+  use(): void {
+    this.users += 1;
+    this.idle.stop();
+  }
+
   release(): void {
     this.users -= 1;
-    if (this.retired && this.users === 0) void this.disconnect();
+    if (this.users > 0) return;
+    if (this.retired) void this.disconnect();
+    else this.idle.start();
   }
 
   disconnect(): Promise<void> {
     clearTimeout(this.drainTimer);
+    this.idle.stop();
     return this.admin.disconnect().catch(() => undefined);
   }
 }
@@ -82,14 +95,19 @@ export interface AdminLease {
  * registry identity; the fingerprint (a hash of its connection settings) changing means its config
  * changed, so the old client is retired and a new one made. A client is never disconnected under
  * calls that still use it: a retired client leaves the pool at once but disconnects only when its
- * last call is done (or its drain time ends, by which all their deadlines have passed).
+ * last call is done (or its drain time ends, by which all their deadlines have passed). A client
+ * unused for `idleMs` is retired the same way, so that the clients of a cluster no longer used (e.g.
+ * deleted) do not stay connected; the next call makes a new one.
  */
 export class AdminPool {
   private readonly admins = new Map<string, PooledAdmin>();
   private readonly retiring = new Set<PooledAdmin>();
   private created = 0;
 
-  constructor(private readonly factory: KafkaFactory) {}
+  constructor(
+    private readonly factory: KafkaFactory,
+    private readonly idleMs = DEFAULT_IDLE_CLOSE_MS,
+  ) {}
 
   /** A lease on the admin of `key`, connecting a new one first when needed. */
   lease(key: string, spec: AdminSpec): AdminLease {
@@ -99,12 +117,17 @@ export class AdminPool {
       pooled = undefined;
     }
     if (!pooled) {
-      pooled = new PooledAdmin(this.factory(spec.config()).admin(), spec.fingerprint, spec.drainMs);
+      const admin = this.factory(spec.config()).admin();
+      // Its timer only runs while no call uses it, so retiring it then disconnects it at once.
+      const made: PooledAdmin = new PooledAdmin(admin, spec.fingerprint, spec.drainMs, this.idleMs, () =>
+        this.retire(key, made),
+      );
+      pooled = made;
       this.created += 1;
       this.admins.set(key, pooled);
     }
     const current = pooled;
-    current.users += 1;
+    current.use();
     let released = false;
     return {
       admin: current.admin,

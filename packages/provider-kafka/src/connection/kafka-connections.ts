@@ -25,6 +25,7 @@ import {
 } from "./admin-pool.ts";
 import { OffsetsAdmins } from "./offsets-admins.ts";
 import { ClusterHealthBook } from "./cluster-health.ts";
+import { checkIdleCloseMs, DEFAULT_IDLE_CLOSE_MS } from "./idle-timer.ts";
 import { CallInterrupted, withDeadline } from "./deadline.ts";
 import { kafkaClientConfig } from "./kafka-client-config.ts";
 import {
@@ -38,6 +39,12 @@ import {
 export interface KafkaConnectionOptions {
   /** Spacing of reconnect attempts to an unreachable cluster; default base 500 ms, max 30 s. */
   reconnectBackoff?: RetryDelayOptions;
+  /**
+   * How long a cluster's admin clients stay connected unused before they are closed (the next call
+   * connects again); default 5 minutes. Keep it above the registry's health probe interval
+   * (REGISTRY_HEALTH_INTERVAL_MS, 30 s), which keeps the clients of declared clusters connected.
+   */
+  idleCloseMs?: number;
   /** Makes kafkajs clients; tests wrap it to count clients and connections. */
   kafkaFactory?: KafkaFactory;
   /** kafkajs log level; default KAFKA_PROVIDER_LOG_LEVEL, else "nothing". */
@@ -109,8 +116,9 @@ export class KafkaConnections {
 
   constructor(options: KafkaConnectionOptions = {}) {
     this.factory = options.kafkaFactory ?? defaultKafkaFactory;
-    this.pool = new AdminPool(this.factory);
-    this.offsets = new OffsetsAdmins(this.factory);
+    const idleMs = checkIdleCloseMs(options.idleCloseMs ?? DEFAULT_IDLE_CLOSE_MS);
+    this.pool = new AdminPool(this.factory, idleMs);
+    this.offsets = new OffsetsAdmins(this.factory, idleMs);
     this.health = new ClusterHealthBook({ baseMs: 500, maxMs: 30_000, ...options.reconnectBackoff });
     this.logOptions = {
       logLevel: kafkaLogLevel(options.logLevel ?? defaultKafkaLogLevel()),

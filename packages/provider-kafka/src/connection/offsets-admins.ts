@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Admin } from "kafkajs";
 import type { AdminSpec, KafkaFactory } from "./admin-pool.ts";
+import { DEFAULT_IDLE_CLOSE_MS, IdleTimer } from "./idle-timer.ts";
 
 /**
  * Topics one offsets client may have read before it is replaced: kafkajs refreshes the metadata of
@@ -14,6 +15,8 @@ interface OffsetsAdmin {
   admin: Admin;
   fingerprint: string;
   topics: Set<string>;
+  /** Runs while it waits in `idle`. */
+  idleTimer: IdleTimer;
 }
 
 interface ClusterOffsets {
@@ -32,20 +35,22 @@ interface ClusterOffsets {
  * it adds the topic to the client for good, so every later call of that client refreshes its
  * metadata and fails with UNKNOWN_TOPIC_OR_PARTITION once it is deleted elsewhere. Here each client
  * serves one call at a time, is replaced after any failure and after TOPICS_PER_CLIENT topics, and at
- * most `perCluster` of them exist per cluster.
+ * most `perCluster` of them exist per cluster. A client left unused for `idleMs` is disconnected, and
+ * a cluster with no clients left is forgotten.
  */
 export class OffsetsAdmins {
   private readonly clusters = new Map<string, ClusterOffsets>();
 
   constructor(
     private readonly factory: KafkaFactory,
+    private readonly idleMs = DEFAULT_IDLE_CLOSE_MS,
     private readonly perCluster = 4,
   ) {}
 
   /** Runs `work` with a client of `key` that nothing else uses meanwhile. */
   async use<T>(key: string, spec: AdminSpec, topic: string, work: (admin: Admin) => Promise<T>): Promise<T> {
     const cluster = this.cluster(key);
-    const client = await this.take(cluster, spec);
+    const client = await this.take(key, cluster, spec);
     let failed = true;
     try {
       client.topics.add(topic);
@@ -66,9 +71,10 @@ export class OffsetsAdmins {
     return cluster;
   }
 
-  private async take(cluster: ClusterOffsets, spec: AdminSpec): Promise<OffsetsAdmin> {
+  private async take(key: string, cluster: ClusterOffsets, spec: AdminSpec): Promise<OffsetsAdmin> {
     for (;;) {
       const idle = cluster.idle.pop();
+      idle?.idleTimer.stop();
       if (idle && idle.fingerprint === spec.fingerprint) return idle;
       if (idle) {
         // Made with an older config of the cluster.
@@ -79,14 +85,19 @@ export class OffsetsAdmins {
       await new Promise<void>((resolve) => cluster.waiters.push(resolve));
     }
     cluster.open += 1;
-    const admin = this.factory(spec.config()).admin();
+    const client: OffsetsAdmin = {
+      admin: this.factory(spec.config()).admin(),
+      fingerprint: spec.fingerprint,
+      topics: new Set(),
+      idleTimer: new IdleTimer(this.idleMs, () => this.closeIdle(key, cluster, client)),
+    };
     try {
-      await admin.connect();
+      await client.admin.connect();
     } catch (error) {
-      this.drop(cluster, { admin, fingerprint: spec.fingerprint, topics: new Set() });
+      this.drop(cluster, client);
       throw error;
     }
-    return { admin, fingerprint: spec.fingerprint, topics: new Set() };
+    return client;
   }
 
   private give(key: string, cluster: ClusterOffsets, client: OffsetsAdmin, failed: boolean): void {
@@ -96,10 +107,23 @@ export class OffsetsAdmins {
       return;
     }
     cluster.idle.push(client);
+    client.idleTimer.start();
     cluster.waiters.shift()?.();
   }
 
+  private closeIdle(key: string, cluster: ClusterOffsets, client: OffsetsAdmin): void {
+    const at = cluster.idle.indexOf(client);
+    if (at < 0) return;
+    cluster.idle.splice(at, 1);
+    this.drop(cluster, client);
+    // No client of it is left, so no call waits for one either: a deleted cluster leaves no trace.
+    if (cluster.open === 0 && this.clusters.get(key) === cluster) {
+      this.clusters.delete(key);
+    }
+  }
+
   private drop(cluster: ClusterOffsets, client: OffsetsAdmin): void {
+    client.idleTimer.stop();
     cluster.open -= 1;
     client.admin.disconnect().catch(() => undefined);
     cluster.waiters.shift()?.();
@@ -118,6 +142,7 @@ export class OffsetsAdmins {
       clusters.flatMap((cluster) => {
         const idle = cluster.idle.splice(0);
         cluster.open -= idle.length;
+        for (const client of idle) client.idleTimer.stop();
         for (const wake of cluster.waiters.splice(0)) wake();
         return idle.map((client) => Promise.race([client.admin.disconnect(), sleep(CLOSE_TIMEOUT_MS)]));
       }),
