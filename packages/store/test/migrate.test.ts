@@ -46,10 +46,12 @@ beforeAll(async () => {
 });
 afterAll(() => testDatabase?.drop());
 
+// Each test opens fresh embedded databases: seconds apiece when the whole suite runs in parallel
+// on a small machine, so these correctness tests get more time than the default.
 describe.each([
   ["PGlite in memory", pgliteTarget],
   ["PostgreSQL", postgresTarget],
-])("migrate on %s", (_, target) => {
+])("migrate on %s", { timeout: 90_000 }, (_, target) => {
   it("applies every migration, records it as Prisma does, and creates the tables", async () => {
     const db = await (await target.fresh()).connect();
     const names = await migrationNames(defaultMigrationsDir);
