@@ -2,7 +2,7 @@ import path from "node:path";
 import { DdlSyntaxError, parse, type Statement } from "@stream-registry/ddl";
 import { Capabilities } from "./client/capabilities.ts";
 import { GraphQLClient, type FetchLike } from "./client/graphql-client.ts";
-import { asSrctlError, ScriptSyntaxError } from "./errors.ts";
+import { asSrctlError, CancelledError, ScriptSyntaxError, type SrctlError } from "./errors.ts";
 import { ExitCode } from "./exit-codes.ts";
 import type { StatementResult, StatementSource } from "./output/result.ts";
 import type { StatementContext, WaitOptions } from "./statements/context.ts";
@@ -35,7 +35,8 @@ export interface RunOptions {
   onResult?: (result: StatementResult) => void;
   /**
    * Cancels the run: a request in flight is aborted, its statement fails as CANCELLED and no
-   * further statement starts. The registry may still apply a mutation it had already received.
+   * further statement starts (aborted between statements, the next one fails as CANCELLED unsent).
+   * The registry may still apply a mutation it had already received.
    */
   signal?: AbortSignal;
 }
@@ -91,18 +92,22 @@ export class Srctl {
     const fileName = options.fileName ?? "<input>";
     const context: StatementContext = {
       client: this.#client.withSignal(options.signal),
-      capabilities: this.#capabilities,
+      capabilities: this.#capabilities.forRun(options.signal),
       baseDir:
         options.baseDir ?? (options.fileName ? path.dirname(path.resolve(options.fileName)) : process.cwd()),
       wait: waitOptions(options.wait, options.signal),
     };
     const results: StatementResult[] = [];
     for (const statement of statements) {
-      if (options.signal?.aborted) break;
-      const result = await this.#runOne(statement, sourceOf(statement, text, fileName), context);
+      const source = sourceOf(statement, text, fileName);
+      // A statement skipped because of the abort fails, so the report never reads OK for a cut-short run.
+      const skipped = options.signal?.aborted === true;
+      const result = skipped
+        ? failed(statementName(statement.kind), source, new CancelledError())
+        : await this.#runOne(statement, source, context);
       results.push(result);
       options.onResult?.(result);
-      if (!result.ok && !options.continueOnError) break;
+      if (skipped || (!result.ok && !options.continueOnError)) break;
     }
     return { results, exitCode: overallExitCode(results) };
   }
@@ -118,17 +123,20 @@ export class Srctl {
       const exitCode = warnings.length > 0 ? ExitCode.PARTIAL : ExitCode.OK;
       return { statement: name, source, ok: true, output, warnings, exitCode };
     } catch (thrown) {
-      const error = asSrctlError(thrown);
-      return {
-        statement: name,
-        source,
-        ok: false,
-        warnings: [],
-        error: { message: error.message, code: error.code, exitCode: error.exitCode },
-        exitCode: error.exitCode,
-      };
+      return failed(name, source, asSrctlError(thrown));
     }
   }
+}
+
+function failed(statement: string, source: StatementSource, error: SrctlError): StatementResult {
+  return {
+    statement,
+    source,
+    ok: false,
+    warnings: [],
+    error: { message: error.message, code: error.code, exitCode: error.exitCode },
+    exitCode: error.exitCode,
+  };
 }
 
 export function createSrctl(options: SrctlOptions): Srctl {

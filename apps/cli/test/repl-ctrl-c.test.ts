@@ -1,4 +1,8 @@
+import { getEventListeners } from "node:events";
+import { mkdtemp, readFile } from "node:fs/promises";
 import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { PassThrough } from "node:stream";
 import { text } from "node:stream/consumers";
 import { describe, expect, it } from "vitest";
@@ -27,43 +31,62 @@ interface StallingRegistry extends AsyncDisposable {
   url: string;
   /** Operation names in the order they arrived (SrctlShowNamespace, ...). */
   operations: string[];
-  /** Resolves when `DESCRIBE STREAM "stall"` has arrived; it is never answered. */
+  /** Resolves when the stalled request has arrived; it is not answered. */
   stalled: Promise<void>;
   /** Resolves when the client has closed the stalled request's connection. */
   dropped: Promise<void>;
+  /** Answers a stalled introspection query after all (DESCRIBE STREAM "stall" stays unanswered). */
+  release: () => void;
 }
+
+const INTROSPECTION = {
+  __schema: {
+    queryType: { fields: [{ name: "namespace" }, { name: "stream" }, { name: "binding" }] },
+    mutationType: { fields: [{ name: "createBinding" }] },
+  },
+};
 
 /**
  * A registry that answers SHOW NAMESPACE, keeps every binding PENDING, and never answers
- * `DESCRIBE STREAM "stall"`: only cancelling gets srctl past that one.
+ * `DESCRIBE STREAM "stall"`: only cancelling gets srctl past that one. With `stallIntrospection`,
+ * the first introspection query waits for `release()` as well.
  */
-async function startStallingRegistry(): Promise<StallingRegistry> {
+async function startStallingRegistry(
+  options: { stallIntrospection?: boolean } = {},
+): Promise<StallingRegistry> {
   const operations: string[] = [];
   const stalled = signal();
   const dropped = signal();
+  let stallIntrospection = options.stallIntrospection === true;
+  let release = () => {};
   const server = createServer((req, res) => {
     void text(req).then((raw) => {
       const request = JSON.parse(raw) as { query: string; variables?: { name?: string } };
       operations.push(/^(?:query|mutation) (\w+)/.exec(request.query)?.[1] ?? request.query);
-      if (request.variables?.name === "stall") {
+      const answer = (data: unknown) => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ data }));
+      };
+      const introspection = request.query.includes("__schema");
+      const stall = introspection ? stallIntrospection : request.variables?.name === "stall";
+      if (stall) {
         res.once("close", () => dropped.resolve());
+        if (introspection) {
+          stallIntrospection = false; // only the first one
+          release = () => answer(INTROSPECTION);
+        }
         stalled.resolve();
         return;
       }
-      const data = request.query.includes("__schema")
-        ? {
-            __schema: {
-              queryType: { fields: [{ name: "namespace" }, { name: "stream" }, { name: "binding" }] },
-              mutationType: { fields: [{ name: "createBinding" }] },
+      answer(
+        introspection
+          ? INTROSPECTION
+          : {
+              namespace: { path: "/" },
+              binding: PENDING,
+              createBinding: { binding: PENDING, userErrors: [] },
             },
-          }
-        : {
-            namespace: { path: "/" },
-            binding: PENDING,
-            createBinding: { binding: PENDING, userErrors: [] },
-          };
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ data }));
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -73,6 +96,7 @@ async function startStallingRegistry(): Promise<StallingRegistry> {
     operations,
     stalled: stalled.promise,
     dropped: dropped.promise,
+    release: () => release(),
     [Symbol.asyncDispose]: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -88,7 +112,7 @@ function signal() {
 }
 
 /** A terminal for runRepl: keys go in through a TTY-like stdin, output is captured. */
-function fakeTerminal() {
+function fakeTerminal(historyFile = "") {
   const stdin = Object.assign(new PassThrough(), { isTTY: true });
   const output = { stdout: "", stderr: "" };
   const watchers = new Set<() => void>();
@@ -101,7 +125,7 @@ function fakeTerminal() {
     stderr: written("stderr"),
     stdin,
     stdoutIsTTY: true,
-    env: { SRCTL_HISTORY: "" },
+    env: { SRCTL_HISTORY: historyFile },
   };
   return {
     io,
@@ -204,6 +228,28 @@ describe("Ctrl-C in the REPL at a terminal", () => {
     expect(term.output.stderr).not.toContain("error");
   });
 
+  it("cancels a statement whose line was just written to the history", async () => {
+    const history = path.join(await mkdtemp(path.join(tmpdir(), "srctl-ctrl-c-")), "history");
+    await using registry = await startStallingRegistry();
+    const term = fakeTerminal(history);
+    const repl = runRepl(replSession(registry.url, term.io));
+    await term.until(() => term.screen().endsWith(PROMPT));
+
+    term.type('DESCRIBE STREAM "stall";\n');
+    // Ctrl-C as the next key, while the history file is still being written.
+    await new Promise((resolve) => setImmediate(resolve));
+    term.type(CTRL_C);
+    await term.until(() => term.output.stderr.endsWith(CANCELLED));
+
+    term.type("SHOW\nNAMESPACE;\n");
+    await term.until(() => term.screen().includes('"/"\n'));
+    term.type(CTRL_D);
+    expect(await repl).toBe(ExitCode.OK);
+    expect(term.output.stderr).not.toContain(HINT);
+    // Every line, in the order typed, is in the file by the time the session ends.
+    expect(await readFile(history, "utf8")).toBe('DESCRIBE STREAM "stall";\nSHOW\nNAMESPACE;\n');
+  });
+
   it("cancels --wait between polls", async () => {
     await using registry = await startStallingRegistry();
     const term = fakeTerminal();
@@ -242,5 +288,88 @@ describe("Srctl.runStatements with a signal", () => {
     expect(report.results[0]?.error).toMatchObject({ code: "CANCELLED", message: "cancelled" });
     expect(report.exitCode).toBe(ExitCode.CANCELLED);
     await registry.dropped;
+  });
+
+  it("fails the first statement as CANCELLED, unsent, when the signal was aborted before the run", async () => {
+    await using registry = await startStallingRegistry();
+    const srctl = createSrctl({ registry: registry.url });
+    const report = await srctl.run("SHOW NAMESPACE; SHOW NAMESPACE;", { signal: AbortSignal.abort() });
+    expect(report.results).toHaveLength(1);
+    expect(report.results[0]).toMatchObject({
+      statement: "SHOW NAMESPACE",
+      ok: false,
+      error: { code: "CANCELLED", exitCode: ExitCode.CANCELLED },
+      exitCode: ExitCode.CANCELLED,
+    });
+    expect(report.exitCode).toBe(ExitCode.CANCELLED);
+    expect(registry.operations).toEqual([]);
+  });
+
+  it("fails the next statement as CANCELLED when aborted between statements, even with continueOnError", async () => {
+    await using registry = await startStallingRegistry();
+    const srctl = createSrctl({ registry: registry.url });
+    const cancel = new AbortController();
+    const report = await srctl.run("SHOW NAMESPACE; SHOW NAMESPACE; SHOW NAMESPACE;", {
+      signal: cancel.signal,
+      continueOnError: true,
+      onResult: () => cancel.abort(),
+    });
+    expect(report.results.map((r) => r.error?.code ?? "ok")).toEqual(["ok", "CANCELLED"]);
+    expect(report.exitCode).toBe(ExitCode.CANCELLED);
+    expect(registry.operations).toEqual(["SrctlCapabilities", "SrctlShowNamespace"]);
+  });
+
+  it("cancels a run waiting for the session's introspection, which other runs still share", async () => {
+    await using registry = await startStallingRegistry({ stallIntrospection: true });
+    const srctl = createSrctl({ registry: registry.url });
+    const cancel = new AbortController();
+    const running = srctl.run("SHOW NAMESPACE;", { signal: cancel.signal });
+    await registry.stalled;
+    cancel.abort();
+    const report = await running;
+    expect(report.results[0]?.error?.code).toBe("CANCELLED");
+    expect(report.exitCode).toBe(ExitCode.CANCELLED);
+
+    // The shared question was not withdrawn: its answer, when it comes, serves the next run.
+    const next = srctl.run("SHOW NAMESPACE;");
+    registry.release();
+    expect((await next).exitCode).toBe(ExitCode.OK);
+    expect(registry.operations).toEqual(["SrctlCapabilities", "SrctlShowNamespace"]);
+  });
+
+  it("leaves no abort listener behind on the run's signal", async () => {
+    await using registry = await startStallingRegistry();
+    const srctl = createSrctl({ registry: registry.url });
+    const cancel = new AbortController();
+    const report = await srctl.run("SHOW NAMESPACE; SHOW NAMESPACE; SHOW NAMESPACE;", {
+      signal: cancel.signal,
+    });
+    expect(report.exitCode).toBe(ExitCode.OK);
+    expect(getEventListeners(cancel.signal, "abort")).toEqual([]);
+  });
+
+  it("cancels the --wait pause between polls", async () => {
+    await using registry = await startStallingRegistry();
+    const srctl = createSrctl({ registry: registry.url });
+    const cancel = new AbortController();
+    const polled = signal();
+    const running = srctl.run('CREATE BINDING "widgets" TO CLUSTER "c1";', {
+      signal: cancel.signal,
+      // Pauses far longer than the test's timeout: only the signal ends this one.
+      wait: {
+        pollBaseMs: 60_000,
+        pollMaxMs: 60_000,
+        timeoutMs: 120_000,
+        // Said once a poll has come back PENDING, right before the pause.
+        progress: () => polled.resolve(),
+      },
+    });
+    await polled.promise;
+    expect(registry.operations).toEqual(["SrctlCapabilities", "SrctlCreateBindingInput", "SrctlBinding"]);
+    cancel.abort();
+    const report = await running;
+    expect(report.results).toHaveLength(1);
+    expect(report.results[0]?.error).toMatchObject({ code: "CANCELLED", exitCode: ExitCode.CANCELLED });
+    expect(report.exitCode).toBe(ExitCode.CANCELLED);
   });
 });

@@ -1,22 +1,34 @@
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
-import { kafkaClient } from "@stream-registry/testkit";
+import { afterAll, describe, expect, it } from "vitest";
+import { createTestDatabase, kafkaClient, type TestDatabase } from "@stream-registry/testkit";
 import { useSharedKafkaClusters } from "@stream-registry/testkit/vitest";
 import {
   BINDING,
   CREATE_BINDING,
   CREATE_STREAM,
   DECLARE_CLUSTER,
+  DELETE_BINDING,
   UPDATE_STREAM,
   type BindingView,
 } from "./support/operations.ts";
-import { eventually, useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
+import {
+  eventually,
+  startTestRegistry,
+  useTestRegistry,
+  type TestRegistry,
+} from "./support/test-registry.ts";
 
 const lossyKafkaModule = fileURLToPath(new URL("./fixtures/lossy-kafka-provider.ts", import.meta.url));
+// A long retry delay: an update, which is reconciled at once, comes before the retry.
+const LOSSY_ENV = {
+  REGISTRY_PROVIDERS: lossyKafkaModule,
+  RECONCILER_RETRY_BASE_MS: "60000",
+  RECONCILER_RETRY_MAX_MS: "60000",
+};
 
-async function binding(r: TestRegistry, stream: string, cluster: string): Promise<BindingView> {
-  const { binding } = await r.query<{ binding: BindingView }>(BINDING, { stream, cluster });
+async function binding(r: TestRegistry, stream: string, cluster: string): Promise<BindingView | null> {
+  const { binding } = await r.query<{ binding: BindingView | null }>(BINDING, { stream, cluster });
   return binding;
 }
 
@@ -31,69 +43,100 @@ async function partitionsOf(bootstrap: string, topic: string): Promise<number> {
   }
 }
 
+async function setPartitions(r: TestRegistry, stream: string, partitions: number): Promise<void> {
+  await r.query(UPDATE_STREAM, {
+    input: { name: stream, config: { "apache.kafka": { partitions, replication: 1 } } },
+  });
+}
+
+async function failedWith(r: TestRegistry, stream: string, cluster: string, text: string): Promise<void> {
+  await eventually(
+    async () => ((await binding(r, stream, cluster))?.status.message?.includes(text) ? true : undefined),
+    30_000,
+    `"${text}" on ${stream}`,
+  );
+}
+
+/** Declares the lossy Kafka cluster, then binds a new stream to it. */
+async function bindStream(
+  r: TestRegistry,
+  bootstrap: string,
+  cluster: string,
+  stream: string,
+  partitions: number,
+): Promise<void> {
+  await r.query(DECLARE_CLUSTER, {
+    input: {
+      name: cluster,
+      provider: "lossy-kafka",
+      config: { "apache.kafka": { "bootstrap.servers": bootstrap } },
+    },
+  });
+  await r.query(CREATE_STREAM, {
+    input: { name: stream, config: { "apache.kafka": { partitions, replication: 1 } } },
+  });
+  await r.query(CREATE_BINDING, { input: { stream, cluster } });
+}
+
+function settled(r: TestRegistry, stream: string, cluster: string): Promise<BindingView> {
+  return eventually(
+    async () => {
+      const b = await binding(r, stream, cluster);
+      return b && b.status.phase !== "PENDING" ? b : undefined;
+    },
+    30_000,
+    `${stream} to settle`,
+  );
+}
+
 // A create whose outcome is unknown (a timeout after the broker applied it, or a crash before the
 // registry recorded it) is followed by a change of the desired state before the retry.
 describe("a binding whose create outcome was lost, then changed", () => {
   const kafka = useSharedKafkaClusters();
-  // A long retry delay: the update, which runs at once, comes before the retry.
-  const registry = useTestRegistry("pglite", {
-    REGISTRY_PROVIDERS: lossyKafkaModule,
-    RECONCILER_RETRY_BASE_MS: "60000",
-    RECONCILER_RETRY_MAX_MS: "60000",
-  });
+  const registry = useTestRegistry("pglite", LOSSY_ENV);
   const suffix = randomBytes(3).toString("hex");
   const cluster = `lossy_${suffix}`;
 
-  async function bindStream(r: TestRegistry, stream: string, partitions: number): Promise<void> {
-    await r.query(DECLARE_CLUSTER, {
-      input: {
-        name: cluster,
-        provider: "lossy-kafka",
-        config: { "apache.kafka": { "bootstrap.servers": kafka.at(0).bootstrapServers } },
-      },
-    });
-    await r.query(CREATE_STREAM, {
-      input: { name: stream, config: { "apache.kafka": { partitions, replication: 1 } } },
-    });
-    await r.query(CREATE_BINDING, { input: { stream, cluster } });
-    await eventually(
-      async () => ((await binding(r, stream, cluster)).status.message?.includes("(test)") ? true : undefined),
-      30_000,
-      `the first create of ${stream} to fail`,
-    );
-  }
-
-  async function settled(r: TestRegistry, stream: string): Promise<BindingView> {
-    return eventually(
-      async () => {
-        const b = await binding(r, stream, cluster);
-        return b.status.phase !== "PENDING" ? b : undefined;
-      },
-      30_000,
-      `${stream} to settle`,
-    );
-  }
-
   it("adopts the topic its own lost create made and updates it to the new desired state", async () => {
     const r = registry();
+    const bootstrap = kafka.at(0).bootstrapServers;
     const stream = `lost_${suffix}`;
-    await bindStream(r, stream, 2);
-    expect(await partitionsOf(kafka.at(0).bootstrapServers, stream)).toBe(2);
+    await bindStream(r, bootstrap, cluster, stream, 2);
+    await failedWith(r, stream, cluster, "was lost (test)");
+    expect(await partitionsOf(bootstrap, stream)).toBe(2);
 
-    await r.query(UPDATE_STREAM, {
-      input: { name: stream, config: { "apache.kafka": { partitions: 4, replication: 1 } } },
-    });
-    const done = await settled(r, stream);
+    await setPartitions(r, stream, 4);
+    const done = await settled(r, stream, cluster);
     expect(done.status).toMatchObject({ phase: "ONLINE", generation: 2, observedGeneration: 2 });
     expect(done.status.message).toContain("partitions 2 -> 4");
-    expect(await partitionsOf(kafka.at(0).bootstrapServers, stream)).toBe(4);
+    expect(await partitionsOf(bootstrap, stream)).toBe(4);
   });
 
-  it("still refuses a foreign topic that differs from what its create sent, leaving it as it is", async () => {
+  it("adopts a topic made late by an older create, though a newer one was sent since", async () => {
     const r = registry();
+    const bootstrap = kafka.at(0).bootstrapServers;
+    const stream = `late_${suffix}`;
+    await bindStream(r, bootstrap, cluster, stream, 2);
+    await failedWith(r, stream, cluster, "was not sent (test)");
+    // Generation 2's create is sent, and meanwhile generation 1's lands: the topic has 2 partitions.
+    await setPartitions(r, stream, 3);
+    await failedWith(r, stream, cluster, "was lost (test)");
+    expect(await partitionsOf(bootstrap, stream)).toBe(2);
+
+    await setPartitions(r, stream, 5);
+    const done = await settled(r, stream, cluster);
+    expect(done.status).toMatchObject({ phase: "ONLINE", generation: 3, observedGeneration: 3 });
+    expect(done.status.message).toContain("partitions 2 -> 5");
+    expect(await partitionsOf(bootstrap, stream)).toBe(5);
+  });
+
+  it("refuses a foreign topic no create of its own accounts for, and leaves it alone when the binding is deleted", async () => {
+    const r = registry();
+    const bootstrap = kafka.at(0).bootstrapServers;
     const stream = `unsent_${suffix}`;
-    await bindStream(r, stream, 2);
-    const admin = kafkaClient(kafka.at(0).bootstrapServers).admin();
+    await bindStream(r, bootstrap, cluster, stream, 2);
+    await failedWith(r, stream, cluster, "was not sent (test)");
+    const admin = kafkaClient(bootstrap).admin();
     await admin.connect();
     try {
       await admin.createTopics({ topics: [{ topic: stream, numPartitions: 5 }], waitForLeaders: true });
@@ -101,13 +144,52 @@ describe("a binding whose create outcome was lost, then changed", () => {
       await admin.disconnect();
     }
 
-    await r.query(UPDATE_STREAM, {
-      input: { name: stream, config: { "apache.kafka": { partitions: 6, replication: 1 } } },
-    });
-    const done = await settled(r, stream);
+    await setPartitions(r, stream, 6);
+    const done = await settled(r, stream, cluster);
     expect(done.status.phase).toBe("FAILED");
     expect(done.status.message).toContain("with different settings");
     expect(done.status.message).toContain("partitions 5 (wanted 6)");
-    expect(await partitionsOf(kafka.at(0).bootstrapServers, stream)).toBe(5);
+
+    await r.query(DELETE_BINDING, { input: { stream, cluster } });
+    await eventually(
+      async () => ((await binding(r, stream, cluster)) === null ? true : undefined),
+      30_000,
+      "the binding to go",
+    );
+    // Someone else's topic: never made by the registry, so not deleted by it.
+    expect(await partitionsOf(bootstrap, stream)).toBe(5);
+  });
+});
+
+describe("a binding whose create outcome was lost, changed in a restarted registry", () => {
+  const kafka = useSharedKafkaClusters();
+  const open: { database?: TestDatabase; registries: TestRegistry[] } = { registries: [] };
+  afterAll(async () => {
+    for (const r of open.registries) await r.stop();
+    await open.database?.drop();
+  });
+
+  it("reads the journal of the process before and adopts the topic", async () => {
+    open.database = await createTestDatabase("postgres", "lostcreate");
+    const start = async () => {
+      const r = await startTestRegistry({ database: open.database!, env: LOSSY_ENV });
+      open.registries.push(r);
+      return r;
+    };
+    const bootstrap = kafka.at(0).bootstrapServers;
+    const suffix = randomBytes(3).toString("hex");
+    const [cluster, stream] = [`restart_${suffix}`, `lost_restart_${suffix}`];
+
+    const before = await start();
+    await bindStream(before, bootstrap, cluster, stream, 2);
+    await failedWith(before, stream, cluster, "was lost (test)");
+    await before.stop();
+    open.registries.splice(open.registries.indexOf(before), 1);
+
+    const after = await start();
+    await setPartitions(after, stream, 4);
+    const done = await settled(after, stream, cluster);
+    expect(done.status).toMatchObject({ phase: "ONLINE", generation: 2, observedGeneration: 2 });
+    expect(await partitionsOf(bootstrap, stream)).toBe(4);
   });
 });

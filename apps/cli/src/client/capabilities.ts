@@ -1,3 +1,4 @@
+import { CancelledError } from "../errors.ts";
 import type { GraphQLClient } from "./graphql-client.ts";
 
 export type RootType = "Query" | "Mutation";
@@ -13,6 +14,14 @@ interface Introspected {
   };
 }
 
+type Fields = Map<RootType, Set<string>>;
+
+/** The one introspection request of a session, shared by every run and its per-run views. */
+interface Lookup {
+  client: GraphQLClient;
+  fields: Promise<Fields | undefined> | undefined;
+}
+
 /**
  * Which root fields the registry has, asked once per session, so that a statement whose operation
  * the server lacks is refused before anything is sent, and starts working when the server adds it.
@@ -20,30 +29,55 @@ interface Introspected {
  * recognises the server's validation error instead.
  */
 export class Capabilities {
-  readonly #client: GraphQLClient;
-  #fields: Promise<Map<RootType, Set<string>> | undefined> | undefined;
+  #lookup: Lookup;
+  #signal: AbortSignal | undefined;
 
   constructor(client: GraphQLClient) {
-    this.#client = client;
+    this.#lookup = { client, fields: undefined };
+  }
+
+  /**
+   * The same capabilities for one run: `has` gives up with CancelledError when `signal` aborts. The
+   * shared request itself goes on, as other runs may be waiting for it.
+   */
+  forRun(signal: AbortSignal | undefined): Capabilities {
+    if (!signal) return this;
+    const view = new Capabilities(this.#lookup.client);
+    view.#lookup = this.#lookup;
+    view.#signal = signal;
+    return view;
   }
 
   /** True or false when introspection answered; undefined when it is disabled. */
   async has(root: RootType, field: string): Promise<boolean | undefined> {
-    this.#fields ??= this.#introspect().catch((error: unknown) => {
-      this.#fields = undefined; // an unreachable registry is asked again next time
+    // A cancelled run sends nothing more, not even the shared question.
+    if (this.#signal?.aborted) throw new CancelledError();
+    const lookup = this.#lookup;
+    lookup.fields ??= introspect(lookup.client).catch((error: unknown) => {
+      lookup.fields = undefined; // an unreachable registry is asked again next time
       throw error;
     });
-    const fields = await this.#fields;
+    const fields = await untilAborted(lookup.fields, this.#signal);
     return fields ? (fields.get(root)?.has(field) ?? false) : undefined;
   }
+}
 
-  async #introspect(): Promise<Map<RootType, Set<string>> | undefined> {
-    const response = await this.#client.request<Introspected>(INTROSPECT);
-    const schema = response.data?.__schema;
-    if (!schema || response.errors?.length) return undefined;
-    return new Map<RootType, Set<string>>([
-      ["Query", new Set(schema.queryType.fields.map((f) => f.name))],
-      ["Mutation", new Set((schema.mutationType?.fields ?? []).map((f) => f.name))],
-    ]);
-  }
+async function introspect(client: GraphQLClient): Promise<Fields | undefined> {
+  const response = await client.request<Introspected>(INTROSPECT);
+  const schema = response.data?.__schema;
+  if (!schema || response.errors?.length) return undefined;
+  return new Map<RootType, Set<string>>([
+    ["Query", new Set(schema.queryType.fields.map((f) => f.name))],
+    ["Mutation", new Set((schema.mutationType?.fields ?? []).map((f) => f.name))],
+  ]);
+}
+
+/** `promise`, or CancelledError as soon as `signal` aborts; the listener goes once either settles. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(new CancelledError());
+    signal.addEventListener("abort", abort, { once: true });
+    void promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
 }

@@ -48,6 +48,7 @@ export async function runRepl(session: CliSession): Promise<number> {
   };
   let buffer = "";
   let running: AbortController | undefined;
+  let historyWrites = Promise.resolve();
   // readline emits SIGINT only in terminal mode, i.e. when interactive.
   rl.on("SIGINT", () => {
     if (running) {
@@ -74,7 +75,11 @@ export async function runRepl(session: CliSession): Promise<number> {
     };
     prompt();
     for await (const input of rl) {
-      if (historyFile && input.trim()) await appendFile(historyFile, `${input}\n`).catch(() => {});
+      if (historyFile && input.trim()) {
+        // Chained, not awaited: from a line's arrival to `running` being set must stay synchronous,
+        // or a Ctrl-C in between would count as typing, empty the buffer and leave a fragment to run.
+        historyWrites = historyWrites.then(() => appendFile(historyFile, `${input}\n`)).catch(() => {});
+      }
       if (!buffer && /^\s*(exit|quit|\\q)\s*;?\s*$/i.test(input)) break;
       buffer += `${input}\n`;
       if (input.trimEnd().endsWith(";")) {
@@ -113,6 +118,7 @@ export async function runRepl(session: CliSession): Promise<number> {
     }
   } finally {
     rl.close();
+    await historyWrites;
   }
   if (buffer.trim()) {
     io.stderr(`error: unfinished statement discarded (statements end with ";")\n`);

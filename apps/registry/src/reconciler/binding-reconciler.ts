@@ -1,12 +1,9 @@
 import { formatFqn, nextPhase, Phase } from "@stream-registry/core";
-import {
-  ProviderError,
-  type BindingObservation,
-  type BindingRequest,
-  type StreamInfrastructureManager,
-} from "@stream-registry/provider-api";
-import { Prisma, recordChange, writeTransaction, type Binding, type Tx } from "@stream-registry/store";
+import type { BindingObservation } from "@stream-registry/provider-api";
+import { recordChange, writeTransaction, type Tx } from "@stream-registry/store";
+import { createThroughJournal, mayHaveBeenCreated } from "./create-journal.ts";
 import { saveObservation } from "./observations.ts";
+import { registryOnlyProvider } from "../providers/registry-only.ts";
 import { clusterTarget } from "../providers/cluster-target.ts";
 import { configSetOf, effectiveConfigSet } from "../services/config-input.ts";
 import type { ServiceDeps } from "../services/deps.ts";
@@ -49,7 +46,9 @@ export async function reconcileBinding(
   const fqn = formatFqn(deps.namespace, binding.cluster.name, binding.stream.name);
 
   if (binding.phase === Phase.DELETING) {
-    await provider.infrastructure.deleteStreamBinding(binding.stream.name, cluster, { signal });
+    if (mayHaveBeenCreated(binding)) {
+      await provider.infrastructure.deleteStreamBinding(binding.stream.name, cluster, { signal });
+    }
     await writeTransaction(prisma, async (tx) => {
       const removed = await tx.binding.deleteMany({ where: { id: binding.id, phase: Phase.DELETING } });
       if (removed.count === 0) return;
@@ -75,7 +74,9 @@ export async function reconcileBinding(
   };
   const observation =
     (binding.observedGeneration === null
-      ? await create(deps, binding, provider.infrastructure, request, signal)
+      ? provider.kind === registryOnlyProvider.kind
+        ? await provider.infrastructure.createStreamBinding(request, { signal })
+        : await createThroughJournal(prisma, binding, provider.infrastructure, request, signal)
       : await provider.infrastructure.updateStreamBinding(request, { signal })) ?? undefined;
   // Only the generation that was realized may turn ONLINE: a newer desired state, or a delete
   // that arrived meanwhile, has its own job and must not be overwritten.
@@ -86,7 +87,7 @@ export async function reconcileBinding(
       data: {
         phase,
         observedGeneration: binding.generation,
-        pendingCreate: Prisma.DbNull,
+        pendingCreates: [],
         message: observation?.message ?? null,
         statusUpdatedAt: new Date(),
       },
@@ -99,7 +100,7 @@ export async function reconcileBinding(
           id: binding.id,
           OR: [{ observedGeneration: null }, { observedGeneration: { lt: binding.generation } }],
         },
-        data: { observedGeneration: binding.generation, pendingCreate: Prisma.DbNull },
+        data: { observedGeneration: binding.generation, pendingCreates: [] },
       });
     } else if (binding.phase !== phase) {
       await recordChange(tx, {
@@ -113,68 +114,6 @@ export async function reconcileBinding(
     }
   });
   return { kind: "realized", observation };
-}
-
-/** A create sent for one generation of a binding's desired state, whose outcome may be unknown. */
-interface PendingCreate {
-  generation: number;
-  request: Pick<BindingRequest, "configMaps" | "producerConfig" | "consumerConfig">;
-}
-
-/**
- * Creates a binding that has never been realized. The request is journaled first: if a crash or a
- * timeout hides whether the platform made the resource, and the desired state then moves on, the
- * retry must not take that resource for a foreign one (a provider adopts only an identical
- * resource, and it is identical to the older state). So when an older generation's create may have
- * run and the resource exists, it is adopted as that generation, recorded as realized, and updated
- * to the current desired state. A resource the provider refuses as that generation is not what was
- * sent: it is treated like any existing resource, against the current desired state.
- */
-async function create(
-  deps: ReconcileDeps,
-  binding: Binding,
-  infrastructure: StreamInfrastructureManager,
-  request: BindingRequest,
-  signal: AbortSignal,
-): Promise<BindingObservation | void> {
-  const { prisma } = deps.db;
-  const pending = binding.pendingCreate as PendingCreate | null;
-  if (pending?.generation === binding.generation)
-    return infrastructure.createStreamBinding(request, { signal });
-  if (
-    pending &&
-    (await infrastructure.observeStreamBinding(request.streamName, request.cluster, { signal }))
-  ) {
-    const adopted = await infrastructure
-      .createStreamBinding({ ...request, ...pending.request }, { signal })
-      .then(
-        () => true,
-        (error: unknown) => {
-          if (error instanceof ProviderError && !error.retriable) return false;
-          throw error;
-        },
-      );
-    if (adopted) {
-      await prisma.binding.updateMany({
-        where: { id: binding.id, observedGeneration: null },
-        data: { observedGeneration: pending.generation, pendingCreate: Prisma.DbNull },
-      });
-      return infrastructure.updateStreamBinding(request, { signal });
-    }
-  }
-  const journal: PendingCreate = {
-    generation: binding.generation,
-    request: {
-      configMaps: request.configMaps,
-      producerConfig: request.producerConfig,
-      consumerConfig: request.consumerConfig,
-    },
-  };
-  await prisma.binding.updateMany({
-    where: { id: binding.id, observedGeneration: null },
-    data: { pendingCreate: journal as unknown as Prisma.InputJsonValue },
-  });
-  return infrastructure.createStreamBinding(request, { signal });
 }
 
 /** A stream deleted with cascade goes with its last binding. */

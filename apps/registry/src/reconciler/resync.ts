@@ -92,6 +92,8 @@ export class BindingResync {
     if (!provider) return "skipped";
     const fqn = formatFqn(this.deps.namespace, binding.cluster.name, binding.stream.name);
     const signal = AbortSignal.any([parent, AbortSignal.timeout(OBSERVE_TIMEOUT_MS)]);
+    // What is seen is as of the start of the call: a reconcile that stores a newer view meanwhile wins.
+    const startedAt = new Date();
     try {
       const observation = await provider.infrastructure.observeStreamBinding(
         binding.stream.name,
@@ -99,7 +101,7 @@ export class BindingResync {
         { signal },
       );
       if (observation) {
-        await saveObservation(this.deps.db.prisma, binding.id, observation);
+        await saveObservation(this.deps.db.prisma, binding.id, observation, startedAt);
         return "observed";
       }
       return (await this.markVanished(binding, fqn)) ? "vanished" : "skipped";

@@ -116,7 +116,7 @@ export class OffsetsAdmins {
     if (at < 0) return;
     cluster.idle.splice(at, 1);
     this.drop(cluster, client);
-    // No client of it is left, so no call waits for one either: a deleted cluster leaves no trace.
+    // No client of it is left, so no call waits for one either: forget the cluster's entry.
     if (cluster.open === 0 && this.clusters.get(key) === cluster) {
       this.clusters.delete(key);
     }

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrate, openDatabase, type Database } from "@stream-registry/store";
+import { createTestDatabase, databaseKinds, type TestDatabase } from "@stream-registry/testkit";
+import { saveObservation } from "../src/reconciler/observations.ts";
+
+describe.each(databaseKinds)("saveObservation on %s", (kind) => {
+  let testDatabase: TestDatabase | undefined;
+  let db: Database | undefined;
+  let bindingId = "";
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase(kind, "observations");
+    db = await openDatabase({ url: testDatabase.url });
+    await migrate(db);
+    const cluster = await db.prisma.cluster.create({ data: { name: "c", provider: "test" } });
+    const stream = await db.prisma.stream.create({ data: { name: "s" } });
+    ({ id: bindingId } = await db.prisma.binding.create({
+      data: { streamId: stream.id, clusterId: cluster.id },
+    }));
+  });
+  afterAll(async () => {
+    await db?.close();
+    await testDatabase?.drop();
+  });
+  const stored = () => db!.prisma.bindingObservation.findUnique({ where: { bindingId } });
+
+  it("stores the first observation and replaces it with a newer one", async () => {
+    await saveObservation(
+      db!.prisma,
+      bindingId,
+      { message: "first", details: { partitions: 3 } },
+      new Date(1000),
+    );
+    expect(await stored()).toMatchObject({
+      message: "first",
+      details: { partitions: 3 },
+      observedAt: new Date(1000),
+    });
+    await saveObservation(db!.prisma, bindingId, { details: { partitions: 6 } }, new Date(2000));
+    expect(await stored()).toMatchObject({
+      message: null,
+      details: { partitions: 6 },
+      observedAt: new Date(2000),
+    });
+  });
+
+  it("keeps a newer observation over one made from an older look (a slow resync after a reconcile)", async () => {
+    await saveObservation(
+      db!.prisma,
+      bindingId,
+      { message: "reconciled", details: { partitions: 8 } },
+      new Date(5000),
+    );
+    await saveObservation(
+      db!.prisma,
+      bindingId,
+      { message: "stale", details: { partitions: 6 } },
+      new Date(4000),
+    );
+    expect(await stored()).toMatchObject({
+      message: "reconciled",
+      details: { partitions: 8 },
+      observedAt: new Date(5000),
+    });
+  });
+});

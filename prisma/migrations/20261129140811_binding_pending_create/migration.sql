@@ -1,2 +1,0 @@
--- AlterTable
-ALTER TABLE "binding" ADD COLUMN     "pending_create" JSONB;
