@@ -19,6 +19,8 @@ import {
   type TestRegistry,
 } from "./support/test-registry.ts";
 
+import { deletesAsked } from "./fixtures/lossy-kafka-provider.ts";
+
 const lossyKafkaModule = fileURLToPath(new URL("./fixtures/lossy-kafka-provider.ts", import.meta.url));
 // A long retry delay: an update, which is reconciled at once, comes before the retry.
 const LOSSY_ENV = {
@@ -38,6 +40,16 @@ async function partitionsOf(bootstrap: string, topic: string): Promise<number> {
   try {
     const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
     return topics[0]!.partitions.length;
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+async function createForeignTopic(bootstrap: string, topic: string, partitions: number): Promise<void> {
+  const admin = kafkaClient(bootstrap).admin();
+  await admin.connect();
+  try {
+    await admin.createTopics({ topics: [{ topic, numPartitions: partitions }], waitForLeaders: true });
   } finally {
     await admin.disconnect();
   }
@@ -136,13 +148,7 @@ describe("a binding whose create outcome was lost, then changed", () => {
     const stream = `unsent_${suffix}`;
     await bindStream(r, bootstrap, cluster, stream, 2);
     await failedWith(r, stream, cluster, "was not sent (test)");
-    const admin = kafkaClient(bootstrap).admin();
-    await admin.connect();
-    try {
-      await admin.createTopics({ topics: [{ topic: stream, numPartitions: 5 }], waitForLeaders: true });
-    } finally {
-      await admin.disconnect();
-    }
+    await createForeignTopic(bootstrap, stream, 5);
 
     await setPartitions(r, stream, 6);
     const done = await settled(r, stream, cluster);
@@ -157,7 +163,42 @@ describe("a binding whose create outcome was lost, then changed", () => {
       "the binding to go",
     );
     // Someone else's topic: never made by the registry, so not deleted by it.
+    expect(deletesAsked().get(stream)).toBeUndefined();
     expect(await partitionsOf(bootstrap, stream)).toBe(5);
+  });
+
+  it("leaves a foreign topic alone when a binding whose create was never answered is deleted", async () => {
+    const r = registry();
+    const bootstrap = kafka.at(0).bootstrapServers;
+    const stream = `unsent_del_${suffix}`;
+    await bindStream(r, bootstrap, cluster, stream, 2);
+    await failedWith(r, stream, cluster, "was not sent (test)");
+    await createForeignTopic(bootstrap, stream, 5);
+
+    await r.query(DELETE_BINDING, { input: { stream, cluster } });
+    await eventually(
+      async () => ((await binding(r, stream, cluster)) === null ? true : undefined),
+      30_000,
+      "the binding to go",
+    );
+    expect(deletesAsked().get(stream)).toBeUndefined();
+    expect(await partitionsOf(bootstrap, stream)).toBe(5);
+  });
+
+  it("deletes the topic of a binding whose create was lost but carried out", async () => {
+    const r = registry();
+    const bootstrap = kafka.at(0).bootstrapServers;
+    const stream = `lost_del_${suffix}`;
+    await bindStream(r, bootstrap, cluster, stream, 2);
+    await failedWith(r, stream, cluster, "was lost (test)");
+
+    await r.query(DELETE_BINDING, { input: { stream, cluster } });
+    await eventually(
+      async () => ((await binding(r, stream, cluster)) === null ? true : undefined),
+      30_000,
+      "the binding to go",
+    );
+    expect(deletesAsked().get(stream)).toBe(1);
   });
 });
 

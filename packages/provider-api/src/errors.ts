@@ -23,6 +23,16 @@ export class ProviderError extends Error {
 
 /** Thrown by a StreamInfrastructureManager (the seed's InfrastructureException). */
 export class InfrastructureError extends ProviderError {}
+
+/**
+ * A create found a resource of that name that differs from the request, and left it as it is:
+ * never retried, and it made nothing (so the registry never deletes that resource for the binding).
+ */
+export class ResourceConflictError extends InfrastructureError {
+  constructor(message: string) {
+    super(message, { retriable: false });
+  }
+}
 /** Thrown by a SchemaManager. */
 export class SchemaManagerError extends ProviderError {}
 /** Thrown by a StreamSourceManager. */

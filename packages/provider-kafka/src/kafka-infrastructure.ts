@@ -2,6 +2,7 @@ import type { ConfigMaps } from "@stream-registry/core";
 import {
   configRejected,
   InfrastructureError,
+  ResourceConflictError,
   type BindingObservation,
   type BindingRequest,
   type ClusterProbe,
@@ -106,7 +107,7 @@ export function createKafkaInfrastructure(connections: KafkaConnections) {
     }
     const differences = topicDifferences(desired, existing);
     if (differences.length > 0) {
-      throw configRejected(
+      throw new ResourceConflictError(
         `topic "${name}" exists on Kafka cluster "${cluster.label}" with different settings: ` +
           `${differences.join("; ")}. An existing topic is adopted only as it is, never altered: ` +
           `align the stream's config with it or delete the topic`,

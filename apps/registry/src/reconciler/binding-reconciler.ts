@@ -1,7 +1,7 @@
 import { formatFqn, nextPhase, Phase } from "@stream-registry/core";
 import type { BindingObservation } from "@stream-registry/provider-api";
 import { recordChange, writeTransaction, type Tx } from "@stream-registry/store";
-import { createThroughJournal, mayHaveBeenCreated } from "./create-journal.ts";
+import { createThroughJournal, mayHaveMadeResource, SupersededAttempt } from "./create-journal.ts";
 import { saveObservation } from "./observations.ts";
 import { registryOnlyProvider } from "../providers/registry-only.ts";
 import { clusterTarget } from "../providers/cluster-target.ts";
@@ -14,6 +14,8 @@ type ReconcileDeps = Pick<ServiceDeps, "db" | "providers" | "namespace">;
 export type BindingOutcome =
   | { kind: "gone" }
   | { kind: "deleted" }
+  /** The desired state moved before anything was sent; the newer state has its own job. */
+  | { kind: "superseded" }
   | { kind: "realized"; observation: BindingObservation | undefined }
   | { kind: "provider-missing"; provider: string };
 
@@ -46,7 +48,8 @@ export async function reconcileBinding(
   const fqn = formatFqn(deps.namespace, binding.cluster.name, binding.stream.name);
 
   if (binding.phase === Phase.DELETING) {
-    if (mayHaveBeenCreated(binding)) {
+    const target = { streamName: binding.stream.name, cluster };
+    if (await mayHaveMadeResource(prisma, binding, provider.infrastructure, target, signal)) {
       await provider.infrastructure.deleteStreamBinding(binding.stream.name, cluster, { signal });
     }
     await writeTransaction(prisma, async (tx) => {
@@ -72,12 +75,19 @@ export async function reconcileBinding(
     producerConfig: effective.producerConfig,
     consumerConfig: effective.consumerConfig,
   };
-  const observation =
-    (binding.observedGeneration === null
-      ? provider.kind === registryOnlyProvider.kind
-        ? await provider.infrastructure.createStreamBinding(request, { signal })
-        : await createThroughJournal(prisma, binding, provider.infrastructure, request, signal)
-      : await provider.infrastructure.updateStreamBinding(request, { signal })) ?? undefined;
+  let realized: BindingObservation | void;
+  try {
+    realized =
+      binding.observedGeneration === null
+        ? provider.kind === registryOnlyProvider.kind
+          ? await provider.infrastructure.createStreamBinding(request, { signal })
+          : await createThroughJournal(prisma, binding, provider.infrastructure, request, signal)
+        : await provider.infrastructure.updateStreamBinding(request, { signal });
+  } catch (error) {
+    if (error instanceof SupersededAttempt) return { kind: "superseded" };
+    throw error;
+  }
+  const observation = realized ?? undefined;
   // Only the generation that was realized may turn ONLINE: a newer desired state, or a delete
   // that arrived meanwhile, has its own job and must not be overwritten.
   await writeTransaction(prisma, async (tx) => {

@@ -83,6 +83,8 @@ export class BindingService {
             clusterId: cluster.id,
             // The first binding is the default; after its deletion was asked for, the next live one is.
             isDefault: !siblings.some((b) => b.isDefault),
+            // Nothing sent yet (see the create journal in reconciler/create-journal.ts).
+            pendingCreates: [],
             ...overrides,
           },
         });

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "binding" ADD COLUMN     "pending_creates" JSONB;
