@@ -26,6 +26,7 @@ defineProviderConformanceSuite(
       configMaps: { "test.provider": { partitions: 5 } },
       field: ["test.provider", "partitions"],
     },
+    conflictingStream: { "test.provider": { partitions: 3 } },
     observesRealInfrastructure: true,
   }),
   { title: "test provider conformance" },

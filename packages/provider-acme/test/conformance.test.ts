@@ -24,6 +24,7 @@ defineProviderConformanceSuite(
       configMaps: { "apache.kafka": { partitions: 1 }, "acme.kafka": { ...acme, owner: "bob" } },
       field: ["acme.kafka", "owner"],
     },
+    conflictingStream: { "apache.kafka": { partitions: 2, replication: 1 }, "acme.kafka": acme },
     streamName: () => `acme_conf_${randomBytes(4).toString("hex")}`,
     observesRealInfrastructure: true,
   }),

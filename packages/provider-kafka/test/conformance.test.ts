@@ -25,6 +25,7 @@ defineProviderConformanceSuite(
       configMaps: { "apache.kafka": { partitions: 0 } },
       field: ["apache.kafka", "partitions"],
     },
+    conflictingStream: { "apache.kafka": { partitions: 3, replication: 1, compacted: false } },
     observesRealInfrastructure: true,
     streamName: () => topicName("conformance"),
   }),

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConfigMaps } from "@stream-registry/core";
 import type { BindingRequest, OperationContext } from "../infrastructure.ts";
+import { ResourceConflictError } from "../errors.ts";
 import type { ConfigScope } from "../provider.ts";
 import {
   expectJson,
@@ -31,6 +32,7 @@ const UNKNOWN_KEY = "Conformance: unknown key!";
  *   unreachableCluster: { namespace: "/", name: "down", config: { "apache.kafka": { "bootstrap.servers": "127.0.0.1:1" } } },
  *   validStream: { "apache.kafka": { partitions: 1, replication: 1 } },
  *   invalidStream: { configMaps: { "apache.kafka": { partitions: 0 } }, field: ["apache.kafka", "partitions"] },
+ *   conflictingStream: { "apache.kafka": { partitions: 2, replication: 1 } },
  *   observesRealInfrastructure: true,
  * }));
  * ```
@@ -45,7 +47,9 @@ const UNKNOWN_KEY = "Conformance: unknown key!";
  * - streams: `validateStream` accepts `validStream` and refuses `invalidStream` with a
  *   non-retriable ProviderError whose issues name the expected field;
  * - bindings: create, update and delete are idempotent (each called twice); observations are plain
- *   JSON; with real infrastructure, a binding is observed after create and not after delete;
+ *   JSON; with real infrastructure, a binding is observed after create and not after delete, and
+ *   a create of `conflictingStream` over an existing binding is a ResourceConflictError that
+ *   leaves it as it is;
  * - cancellation: a call given an already-aborted signal rejects promptly and creates nothing;
  * - `close()` may be called twice. It runs last: the provider is closed when the suite ends.
  *
@@ -241,6 +245,32 @@ export function defineProviderConformanceSuite(
           expectObservation(observed, "observe after delete");
           if (t().observesRealInfrastructure) expect(observed, "observed after delete").toBeNull();
         }));
+
+      it("refuses, as a conflict, to create over an existing resource that differs, leaving it as it is", async () => {
+        const { conflictingStream } = t();
+        if (!conflictingStream) {
+          // Only a provider that realizes nothing may have nothing to conflict with.
+          expect(
+            t().observesRealInfrastructure,
+            "a target with real resources gives a conflictingStream",
+          ).toBe(false);
+          return;
+        }
+        await withBinding(async (streamName) => {
+          const infra = t().provider.infrastructure;
+          await infra.createStreamBinding(request(streamName), ctx());
+          const before = await infra.observeStreamBinding(streamName, t().cluster, ctx());
+          const error = await rejection(
+            10_000,
+            "createStreamBinding(conflicting)",
+            infra.createStreamBinding(request(streamName, conflictingStream), ctx()),
+          );
+          expect(error, "the refusal").toBeInstanceOf(ResourceConflictError);
+          expectProviderError(error, false);
+          const after = await infra.observeStreamBinding(streamName, t().cluster, ctx());
+          expect(after?.details, "the resource after the refused create").toEqual(before?.details);
+        });
+      });
 
       it("deletes a binding that never existed, and does not observe it", async () => {
         const infra = t().provider.infrastructure;

@@ -26,6 +26,13 @@ export interface ConformanceTarget {
   validStream: ConfigMaps;
   /** A stream config the provider refuses (omit only when it accepts every stream config). */
   invalidStream?: InvalidStream;
+  /**
+   * A stream config the provider accepts whose resource differs from `validStream`'s (e.g. more
+   * partitions): a create of it where `validStream`'s resource exists must throw
+   * ResourceConflictError and leave that resource as it is. Omit it only for providers whose
+   * bindings have nothing to compare (registry-only).
+   */
+  conflictingStream?: ConfigMaps;
   /** A stream name no other test uses (on real clusters, names outlive a test run). Default: random. */
   streamName?(): string;
   /**
