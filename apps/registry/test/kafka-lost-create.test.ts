@@ -90,6 +90,15 @@ async function bindStream(
   await r.query(CREATE_BINDING, { input: { stream, cluster } });
 }
 
+async function deleteBinding(r: TestRegistry, stream: string, cluster: string): Promise<void> {
+  await r.query(DELETE_BINDING, { input: { stream, cluster } });
+  await eventually(
+    async () => ((await binding(r, stream, cluster)) === null ? true : undefined),
+    30_000,
+    `the binding of ${stream} to go`,
+  );
+}
+
 function settled(r: TestRegistry, stream: string, cluster: string): Promise<BindingView> {
   return eventually(
     async () => {
@@ -156,12 +165,7 @@ describe("a binding whose create outcome was lost, then changed", () => {
     expect(done.status.message).toContain("with different settings");
     expect(done.status.message).toContain("partitions 5 (wanted 6)");
 
-    await r.query(DELETE_BINDING, { input: { stream, cluster } });
-    await eventually(
-      async () => ((await binding(r, stream, cluster)) === null ? true : undefined),
-      30_000,
-      "the binding to go",
-    );
+    await deleteBinding(r, stream, cluster);
     // Someone else's topic: never made by the registry, so not deleted by it.
     expect(deletesAsked().get(stream)).toBeUndefined();
     expect(await partitionsOf(bootstrap, stream)).toBe(5);
@@ -175,12 +179,7 @@ describe("a binding whose create outcome was lost, then changed", () => {
     await failedWith(r, stream, cluster, "was not sent (test)");
     await createForeignTopic(bootstrap, stream, 5);
 
-    await r.query(DELETE_BINDING, { input: { stream, cluster } });
-    await eventually(
-      async () => ((await binding(r, stream, cluster)) === null ? true : undefined),
-      30_000,
-      "the binding to go",
-    );
+    await deleteBinding(r, stream, cluster);
     expect(deletesAsked().get(stream)).toBeUndefined();
     expect(await partitionsOf(bootstrap, stream)).toBe(5);
   });
@@ -192,12 +191,7 @@ describe("a binding whose create outcome was lost, then changed", () => {
     await bindStream(r, bootstrap, cluster, stream, 2);
     await failedWith(r, stream, cluster, "was lost (test)");
 
-    await r.query(DELETE_BINDING, { input: { stream, cluster } });
-    await eventually(
-      async () => ((await binding(r, stream, cluster)) === null ? true : undefined),
-      30_000,
-      "the binding to go",
-    );
+    await deleteBinding(r, stream, cluster);
     expect(deletesAsked().get(stream)).toBe(1);
   });
 });
