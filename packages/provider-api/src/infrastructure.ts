@@ -95,3 +95,14 @@ export interface StreamInfrastructureManager {
   /** Deletes the binding; deleting one that is already gone is success. */
   deleteStreamBinding(streamName: string, cluster: ClusterTarget, context: OperationContext): Promise<void>;
 }
+
+/** Every method a StreamInfrastructureManager has: what the registry and the conformance suite check. */
+export const INFRASTRUCTURE_METHODS = [
+  "validateCluster",
+  "probeCluster",
+  "validateStream",
+  "createStreamBinding",
+  "updateStreamBinding",
+  "observeStreamBinding",
+  "deleteStreamBinding",
+] as const satisfies readonly (keyof StreamInfrastructureManager)[];

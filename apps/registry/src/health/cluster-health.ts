@@ -51,12 +51,10 @@ export async function recordProbe(
         lastError: outcome.error,
         lastErrorAt: at,
       };
-  const cluster = await prisma.cluster.findUnique({ where: { id: clusterId }, select: { id: true } });
-  if (!cluster) return;
   await prisma.clusterHealth
     .upsert({ where: { clusterId }, create: { clusterId, ...data }, update: data })
     .catch((error: unknown) => {
-      // Deleted between the check and the write: nothing to record.
+      // The cluster was deleted meanwhile (its foreign key refuses the row): nothing to record.
       if ((error as { code?: string }).code !== "P2003") throw error;
     });
 }

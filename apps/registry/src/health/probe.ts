@@ -1,4 +1,5 @@
 import type { ClusterTarget, StreamProvider } from "@stream-registry/provider-api";
+import { withProviderDeadline } from "../providers/provider-deadline.ts";
 import type { ProbeOutcome } from "./cluster-health.ts";
 
 /**
@@ -11,17 +12,14 @@ export async function probeCluster(
   timeoutMs: number,
   parent: AbortSignal,
 ): Promise<ProbeOutcome> {
-  const signal = AbortSignal.any([parent, AbortSignal.timeout(timeoutMs)]);
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`probe did not answer within ${timeoutMs} ms`)), timeoutMs);
-  });
   try {
-    const probe = await Promise.race([provider.infrastructure.probeCluster(cluster, { signal }), timeout]);
+    const probe = await withProviderDeadline(
+      timeoutMs,
+      (signal) => provider.infrastructure.probeCluster(cluster, { signal }),
+      parent,
+    );
     return { ok: true, probe };
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  } finally {
-    clearTimeout(timer);
   }
 }

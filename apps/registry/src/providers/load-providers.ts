@@ -1,6 +1,6 @@
 import { pathToFileURL } from "node:url";
 import path from "node:path";
-import type { StreamProvider } from "@stream-registry/provider-api";
+import { INFRASTRUCTURE_METHODS, type StreamProvider } from "@stream-registry/provider-api";
 import { BUILT_IN_MODULES, builtInProviders } from "./built-in.ts";
 
 /** Why a provider module could not be used; the message names the module and the fix. */
@@ -61,21 +61,11 @@ async function importProviders(specifier: string, cwd: string): Promise<StreamPr
     throw new ProviderLoadError(
       "wrong-shape",
       `provider module "${specifier}" exports no stream provider: expected a named export with ` +
-        `"kind" (string), "configMaps" (array) and "infrastructure" (${infrastructureMethods.join(", ")})`,
+        `"kind" (string), "configMaps" (array) and "infrastructure" (${INFRASTRUCTURE_METHODS.join(", ")})`,
     );
   }
   return found;
 }
-
-const infrastructureMethods = [
-  "validateCluster",
-  "probeCluster",
-  "validateStream",
-  "createStreamBinding",
-  "updateStreamBinding",
-  "observeStreamBinding",
-  "deleteStreamBinding",
-] as const;
 
 function isStreamProvider(value: unknown): value is StreamProvider {
   if (typeof value !== "object" || value === null) return false;
@@ -87,6 +77,6 @@ function isStreamProvider(value: unknown): value is StreamProvider {
     Array.isArray(candidate.configMaps) &&
     typeof infrastructure === "object" &&
     infrastructure !== null &&
-    infrastructureMethods.every((method) => typeof infrastructure[method] === "function")
+    INFRASTRUCTURE_METHODS.every((method) => typeof infrastructure[method] === "function")
   );
 }

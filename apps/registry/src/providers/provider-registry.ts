@@ -1,4 +1,5 @@
 import { ErrorCode, RegistryError, userError, type ConfigMaps, type UserError } from "@stream-registry/core";
+import { ProviderDeadlineExceeded, withProviderDeadline } from "./provider-deadline.ts";
 import {
   ProviderError,
   type ClusterProbe,
@@ -131,22 +132,13 @@ export class ProviderRegistry {
     call: (signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
     const prefix = `provider "${provider.kind}"`;
-    const controller = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Error(`did not answer within ${VALIDATION_TIMEOUT_MS / 1000}s`);
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        controller.abort();
-        reject(timedOut);
-      }, VALIDATION_TIMEOUT_MS);
-    });
     try {
-      return await Promise.race([call(controller.signal), timeout]);
+      return await withProviderDeadline(VALIDATION_TIMEOUT_MS, call);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (!(error instanceof ProviderError) || error.retriable) {
         // A bug in a provider (a plain exception) is not an outage: it is never deferred.
-        const outage = error instanceof ProviderError || error === timedOut;
+        const outage = error instanceof ProviderError || error instanceof ProviderDeadlineExceeded;
         throw new ProviderUnavailable(`${prefix} is unavailable: ${message}`, field, outage);
       }
       if (error.issues.length === 0)
@@ -156,8 +148,6 @@ export class ProviderRegistry {
           userError(ErrorCode.PROVIDER_REJECTED, [...field, ...issue.field], `${prefix}: ${issue.message}`),
         ),
       );
-    } finally {
-      clearTimeout(timer);
     }
   }
 }

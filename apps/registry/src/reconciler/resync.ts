@@ -11,6 +11,7 @@ import type { ReconcilerConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { forEachConcurrently, Periodic } from "../periodic.ts";
 import { clusterTarget } from "../providers/cluster-target.ts";
+import { withProviderDeadline } from "../providers/provider-deadline.ts";
 import { registryOnlyProvider } from "../providers/registry-only.ts";
 import type { ServiceDeps } from "../services/deps.ts";
 import { saveObservation } from "./observations.ts";
@@ -91,14 +92,18 @@ export class BindingResync {
     const provider = this.deps.providers.get(binding.cluster.provider);
     if (!provider) return "skipped";
     const fqn = formatFqn(this.deps.namespace, binding.cluster.name, binding.stream.name);
-    const signal = AbortSignal.any([parent, AbortSignal.timeout(OBSERVE_TIMEOUT_MS)]);
     // What is seen is as of the start of the call: a reconcile that stores a newer view meanwhile wins.
     const startedAt = new Date();
     try {
-      const observation = await provider.infrastructure.observeStreamBinding(
-        binding.stream.name,
-        clusterTarget(this.deps.namespace, binding.cluster),
-        { signal },
+      const observation = await withProviderDeadline(
+        OBSERVE_TIMEOUT_MS,
+        (signal) =>
+          provider.infrastructure.observeStreamBinding(
+            binding.stream.name,
+            clusterTarget(this.deps.namespace, binding.cluster),
+            { signal },
+          ),
+        parent,
       );
       if (observation) {
         await saveObservation(this.deps.db.prisma, binding.id, observation, startedAt);

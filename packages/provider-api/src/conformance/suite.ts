@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConfigMaps } from "@stream-registry/core";
-import type { BindingRequest, OperationContext } from "../infrastructure.ts";
+import { INFRASTRUCTURE_METHODS, type BindingRequest, type OperationContext } from "../infrastructure.ts";
 import { ResourceConflictError } from "../errors.ts";
 import type { ConfigScope } from "../provider.ts";
 import {
@@ -100,15 +100,7 @@ export function defineProviderConformanceSuite(
         const { provider } = t();
         expect(provider.kind).toMatch(/^[a-z0-9][a-z0-9.-]*$/);
         expect(provider.description.trim().length).toBeGreaterThan(0);
-        for (const method of [
-          "validateCluster",
-          "probeCluster",
-          "validateStream",
-          "createStreamBinding",
-          "updateStreamBinding",
-          "observeStreamBinding",
-          "deleteStreamBinding",
-        ] as const) {
+        for (const method of INFRASTRUCTURE_METHODS) {
           expect(typeof provider.infrastructure[method], `infrastructure.${method}`).toBe("function");
         }
       });

@@ -1,17 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate, openDatabase, type Database } from "@stream-registry/store";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "@stream-registry/testkit";
+import { recordProbe } from "../src/health/cluster-health.ts";
 import { saveObservation } from "../src/reconciler/observations.ts";
 
-describe.each(databaseKinds)("saveObservation on %s", (kind) => {
+// The observations the registry writes outside its write lock: binding observations and cluster health.
+describe.each(databaseKinds)("observation writes on %s", (kind) => {
   let testDatabase: TestDatabase | undefined;
   let db: Database | undefined;
   let bindingId = "";
+  let clusterId = "";
   beforeAll(async () => {
     testDatabase = await createTestDatabase(kind, "observations");
     db = await openDatabase({ url: testDatabase.url });
     await migrate(db);
     const cluster = await db.prisma.cluster.create({ data: { name: "c", provider: "test" } });
+    clusterId = cluster.id;
     const stream = await db.prisma.stream.create({ data: { name: "s" } });
     ({ id: bindingId } = await db.prisma.binding.create({
       data: { streamId: stream.id, clusterId: cluster.id },
@@ -61,5 +65,16 @@ describe.each(databaseKinds)("saveObservation on %s", (kind) => {
       details: { partitions: 8 },
       observedAt: new Date(5000),
     });
+  });
+
+  it("records a cluster's probe, and ignores one of a cluster deleted meanwhile", async () => {
+    await recordProbe(db!.prisma, clusterId, { ok: true, probe: { latencyMs: 3, brokerCount: 1 } });
+    expect(await db!.prisma.clusterHealth.findUnique({ where: { clusterId } })).toMatchObject({
+      status: "UP",
+      brokerCount: 1,
+    });
+    const gone = "00000000-0000-4000-8000-0000000000ff";
+    await recordProbe(db!.prisma, gone, { ok: false, error: "refused" });
+    expect(await db!.prisma.clusterHealth.findUnique({ where: { clusterId: gone } })).toBeNull();
   });
 });
