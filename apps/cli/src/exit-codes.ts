@@ -41,6 +41,14 @@ const byErrorCode: Record<string, ExitCode> = {
   INTERNAL_SERVER_ERROR: ExitCode.INTERNAL,
 };
 
+/**
+ * The exit code of several outcomes in order: the first failure's; PARTIAL only when nothing
+ * failed, and OK when everything was.
+ */
+export function combineExitCodes(first: ExitCode, next: ExitCode): ExitCode {
+  return first === ExitCode.OK || (first === ExitCode.PARTIAL && next !== ExitCode.OK) ? next : first;
+}
+
 /** The exit code for a registry error code (userErrors[].code or extensions.code). */
 export function exitCodeFor(errorCode: string | undefined): ExitCode {
   return (errorCode !== undefined ? byErrorCode[errorCode] : undefined) ?? ExitCode.INTERNAL;

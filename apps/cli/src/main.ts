@@ -116,7 +116,7 @@ async function withSession(
 ): Promise<number> {
   const printer = new Printer(options.output, { stdout: io.stdout, stderr: io.stderr });
   try {
-    const registry = options.registry ?? io.env.SRCTL_REGISTRY ?? DEFAULT_REGISTRY;
+    const registry = options.registry ?? (io.env.SRCTL_REGISTRY || DEFAULT_REGISTRY);
     if (!/^https?:\/\//.test(registry)) {
       throw new UsageError(
         `--registry must be an http(s) URL such as ${DEFAULT_REGISTRY}, got "${registry}"`,

@@ -3,7 +3,7 @@ import { DdlSyntaxError, parse, type Statement } from "@stream-registry/ddl";
 import { Capabilities } from "./client/capabilities.ts";
 import { GraphQLClient, type FetchLike } from "./client/graphql-client.ts";
 import { asSrctlError, CancelledError, ScriptSyntaxError, type SrctlError } from "./errors.ts";
-import { ExitCode } from "./exit-codes.ts";
+import { combineExitCodes, ExitCode } from "./exit-codes.ts";
 import type { StatementResult, StatementSource } from "./output/result.ts";
 import type { StatementContext, WaitOptions } from "./statements/context.ts";
 import { statementName, translate } from "./statements/translations.ts";
@@ -160,7 +160,5 @@ function sourceOf(statement: Statement, text: string, file: string): StatementSo
 }
 
 function overallExitCode(results: StatementResult[]): ExitCode {
-  const failed = results.find((r) => !r.ok);
-  if (failed) return failed.exitCode;
-  return results.some((r) => r.exitCode === ExitCode.PARTIAL) ? ExitCode.PARTIAL : ExitCode.OK;
+  return results.reduce<ExitCode>((code, result) => combineExitCodes(code, result.exitCode), ExitCode.OK);
 }

@@ -4,11 +4,4 @@ import { createAcmeProvider } from "./acme-provider.ts";
 export const acmeProvider = createAcmeProvider();
 
 export { createAcmeProvider } from "./acme-provider.ts";
-export {
-  ACME_KEYS,
-  ACME_MAP,
-  acmeConfigMap,
-  acmeMapIssues,
-  acmeStreamIssues,
-  type AcmeKey,
-} from "./acme-config-map.ts";
+export { ACME_MAP, acmeConfigMap, acmeStreamIssues } from "./acme-config-map.ts";

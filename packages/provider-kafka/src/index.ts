@@ -4,27 +4,18 @@ import { createKafkaProvider } from "./provider.ts";
 export const kafkaProvider = createKafkaProvider();
 
 export { createKafkaProvider, type KafkaProviderOptions } from "./provider.ts";
-export { createKafkaInfrastructure, clusterFitIssues } from "./kafka-infrastructure.ts";
+export { createKafkaInfrastructure } from "./kafka-infrastructure.ts";
 export {
   kafkaConfigMap,
   kafkaConfigMaps,
   topicPassthroughConfigMap,
   desiredTopicOf,
-  clusterSettingsOf,
-  KAFKA_MAP,
-  TOPIC_PASSTHROUGH_MAP,
   type DesiredTopic,
 } from "./config/config-maps.ts";
 export { clusterKeys, parseClusterConfig, type ClusterSettings } from "./config/cluster-config.ts";
 export { streamKeys } from "./config/stream-config.ts";
 export { clientKeys } from "./config/client-config.ts";
-export type { KeySpec } from "./config/key-spec.ts";
-export {
-  KafkaConnections,
-  resolveCluster,
-  type KafkaConnectionOptions,
-  type ResolvedCluster,
-} from "./connection/kafka-connections.ts";
+export { KafkaConnections, type KafkaConnectionOptions } from "./connection/kafka-connections.ts";
 export { kafkaClientConfig } from "./connection/kafka-client-config.ts";
 export type { KafkaFactory } from "./connection/admin-pool.ts";
 export type { KafkaLogLevel, KafkaLogSink } from "./connection/kafka-logging.ts";

@@ -14,12 +14,7 @@ import {
 import type { Admin } from "kafkajs";
 import { desiredTopicOf, KAFKA_MAP, type DesiredTopic } from "./config/config-maps.ts";
 import type { KafkaConnections, OffsetsReader } from "./connection/kafka-connections.ts";
-import {
-  isOutage,
-  resolveCluster,
-  resolveSettings,
-  type ResolvedCluster,
-} from "./connection/kafka-connections.ts";
+import { isOutage, resolveSettings, type ResolvedCluster } from "./connection/kafka-connections.ts";
 import {
   countRecords,
   createTopic,
@@ -129,7 +124,7 @@ export function createKafkaInfrastructure(connections: KafkaConnections) {
     },
 
     async probeCluster(target: ClusterTarget, context: OperationContext): Promise<ClusterProbe> {
-      const cluster = resolveCluster(target);
+      const cluster = connections.resolve(target);
       const result = await connections.withAdmin(cluster, context, "probe", (admin) =>
         probe(admin, Date.now()),
       );
@@ -144,7 +139,7 @@ export function createKafkaInfrastructure(connections: KafkaConnections) {
     ): Promise<void> {
       const desired = desiredTopic(streamName, configMaps);
       if (!context.cluster) return;
-      const cluster = resolveCluster(context.cluster);
+      const cluster = connections.resolve(context.cluster);
       let issues: ConfigIssue[];
       try {
         issues = await connections.withAdmin(
@@ -178,7 +173,7 @@ export function createKafkaInfrastructure(connections: KafkaConnections) {
       context: OperationContext,
     ): Promise<BindingObservation> {
       const desired = desiredTopic(request.streamName, request.configMaps);
-      const cluster = resolveCluster(request.cluster);
+      const cluster = connections.resolve(request.cluster);
       const name = request.streamName;
       return connections.withAdmin(cluster, context, `create topic "${name}"`, (admin, offsets) =>
         createOrAdopt(admin, offsets, cluster, name, desired),
@@ -190,7 +185,7 @@ export function createKafkaInfrastructure(connections: KafkaConnections) {
       context: OperationContext,
     ): Promise<BindingObservation> {
       const desired = desiredTopic(request.streamName, request.configMaps);
-      const cluster = resolveCluster(request.cluster);
+      const cluster = connections.resolve(request.cluster);
       const name = request.streamName;
       return connections.withAdmin(cluster, context, `update topic "${name}"`, async (admin, offsets) => {
         const actual = await describeTopic(admin, name);
@@ -222,7 +217,7 @@ export function createKafkaInfrastructure(connections: KafkaConnections) {
       target: ClusterTarget,
       context: OperationContext,
     ): Promise<BindingObservation | null> {
-      const cluster = resolveCluster(target);
+      const cluster = connections.resolve(target);
       return connections.withAdmin(
         cluster,
         context,
@@ -239,7 +234,7 @@ export function createKafkaInfrastructure(connections: KafkaConnections) {
       target: ClusterTarget,
       context: OperationContext,
     ): Promise<void> {
-      const cluster = resolveCluster(target);
+      const cluster = connections.resolve(target);
       await connections.withAdmin(cluster, context, `delete topic "${streamName}"`, async (admin) => {
         const exists = await describeTopic(admin, streamName);
         if (exists) await deleteTopic(admin, streamName, cluster.settings.requestTimeoutMs);

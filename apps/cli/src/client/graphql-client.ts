@@ -33,19 +33,27 @@ export class GraphQLClient {
   readonly #fetch: FetchLike;
   readonly #headers: Record<string, string>;
   readonly #timeoutMs: number;
-  readonly #options: GraphQLClientOptions;
+  readonly #signal: AbortSignal | undefined;
 
   constructor(options: GraphQLClientOptions) {
-    this.#options = options;
     this.url = options.url;
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
     this.#headers = options.headers ?? {};
     this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#signal = options.signal;
   }
 
   /** The same client, its requests cancelled by `signal` (a run's). */
   withSignal(signal: AbortSignal | undefined): GraphQLClient {
-    return signal ? new GraphQLClient({ ...this.#options, signal }) : this;
+    if (!signal) return this;
+    const { url } = this;
+    return new GraphQLClient({
+      url,
+      fetch: this.#fetch,
+      headers: this.#headers,
+      timeoutMs: this.#timeoutMs,
+      signal,
+    });
   }
 
   async request<T>(query: string, variables?: Record<string, unknown>): Promise<GraphQLResponse<T>> {
@@ -56,14 +64,14 @@ export class GraphQLClient {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json", ...this.#headers },
         body: JSON.stringify({ query, variables }),
-        signal: this.#options.signal
-          ? AbortSignal.any([AbortSignal.timeout(this.#timeoutMs), this.#options.signal])
+        signal: this.#signal
+          ? AbortSignal.any([AbortSignal.timeout(this.#timeoutMs), this.#signal])
           : AbortSignal.timeout(this.#timeoutMs),
       });
       // The body streams after the headers: a reset or timeout mid-body is as unreachable as one before.
       text = await response.text();
     } catch (error) {
-      if (this.#options.signal?.aborted) throw new CancelledError();
+      if (this.#signal?.aborted) throw new CancelledError();
       throw new RegistryUnreachableError(this.url, describeFetchFailure(error));
     }
     let body: unknown;

@@ -3,7 +3,7 @@ import path from "node:path";
 import { text as readStream } from "node:stream/consumers";
 import type { Statement } from "@stream-registry/ddl";
 import { InputError } from "../errors.ts";
-import { ExitCode } from "../exit-codes.ts";
+import { combineExitCodes, ExitCode } from "../exit-codes.ts";
 import type { CliSession } from "../session.ts";
 
 interface Script {
@@ -34,9 +34,7 @@ export async function applyFiles(session: CliSession, files: string[]): Promise<
       baseDir: script.baseDir,
       onResult: (result) => printer.result(result),
     });
-    if (exitCode === ExitCode.OK || (exitCode === ExitCode.PARTIAL && report.exitCode !== ExitCode.OK)) {
-      exitCode = report.exitCode;
-    }
+    exitCode = combineExitCodes(exitCode, report.exitCode);
     const failed = report.results.some((r) => !r.ok);
     if (failed && !run.continueOnError) break;
   }

@@ -6,7 +6,7 @@ import { createInterface, type Interface } from "node:readline";
 import { Writable } from "node:stream";
 import type { Statement } from "@stream-registry/ddl";
 import { ScriptSyntaxError } from "../errors.ts";
-import { ExitCode } from "../exit-codes.ts";
+import { combineExitCodes, ExitCode } from "../exit-codes.ts";
 import { Printer } from "../output/printer.ts";
 import type { CliSession } from "../session.ts";
 import type { Srctl } from "../srctl.ts";
@@ -44,7 +44,7 @@ export async function runRepl(session: CliSession): Promise<number> {
   });
   let exitCode: ExitCode = ExitCode.OK;
   const record = (code: ExitCode) => {
-    if (exitCode === ExitCode.OK || (exitCode === ExitCode.PARTIAL && code !== ExitCode.OK)) exitCode = code;
+    exitCode = combineExitCodes(exitCode, code);
   };
   let buffer = "";
   let running: AbortController | undefined;

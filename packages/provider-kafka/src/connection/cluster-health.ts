@@ -66,10 +66,6 @@ export class ClusterHealthBook {
     health.reconnectAt = new Date(this.now() + retryDelayMs(health.consecutiveFailures, this.backoff));
   }
 
-  forget(key: string): void {
-    this.clusters.delete(key);
-  }
-
   /** The health as probe details. */
   details(key: string): { [key: string]: JsonValue } {
     const health = this.get(key);

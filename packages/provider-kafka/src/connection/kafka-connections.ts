@@ -76,11 +76,14 @@ export function resolveSettings(label: string, maps: ConfigMaps): ClusterSetting
   return settings;
 }
 
-export function resolveCluster(target: ClusterTarget): ResolvedCluster {
+/** A cluster's registry identity: namespace and name. */
+const clusterKey = (target: ClusterTarget): string => `${target.namespace}\u0000${target.name}`;
+
+function resolveCluster(target: ClusterTarget): ResolvedCluster {
   const label = `${fqnPrefix(target.namespace)}${target.name}`;
   const settings = resolveSettings(label, target.config);
   const fingerprint = createHash("sha256").update(JSON.stringify(settings)).digest("hex");
-  return { key: `${target.namespace}\u0000${target.name}`, label, settings, fingerprint };
+  return { key: clusterKey(target), label, settings, fingerprint };
 }
 
 /** A topic's offsets per partition, as kafkajs' `fetchTopicOffsets` returns them. */
@@ -113,6 +116,8 @@ export class KafkaConnections {
   readonly health: ClusterHealthBook;
   private readonly factory: KafkaFactory;
   private readonly logOptions: Pick<KafkaConfig, "logLevel" | "logCreator">;
+  /** Each cluster's resolved settings with the config they came from. */
+  private readonly resolved = new Map<string, { config: string; cluster: ResolvedCluster }>();
 
   constructor(options: KafkaConnectionOptions = {}) {
     this.factory = options.kafkaFactory ?? defaultKafkaFactory;
@@ -253,6 +258,19 @@ export class KafkaConnections {
       if (isKafkaError(error)) this.health.connected(cluster.key);
     }
     return mapped;
+  }
+
+  /**
+   * The cluster's settings, parsed again only when its config changed: every call needs them, and
+   * parsing (TLS PEMs, a hash) on each observation of each binding would be work for nothing.
+   */
+  resolve(target: ClusterTarget): ResolvedCluster {
+    const config = JSON.stringify(target.config);
+    const known = this.resolved.get(clusterKey(target));
+    if (known?.config === config) return known.cluster;
+    const cluster = resolveCluster(target);
+    this.resolved.set(cluster.key, { config, cluster });
+    return cluster;
   }
 
   async close(): Promise<void> {

@@ -95,9 +95,6 @@ export function isKafkaError(error: unknown): boolean {
   return error instanceof KafkaJSError || error instanceof KafkaJSAggregateError;
 }
 
-/** Whether unwrapping found one of kafkajs' own errors (not narrowed: kafkajs' types omit `type`). */
-const fromKafkaJs = (error: ErrorLike | undefined): boolean => isKafkaError(error);
-
 /**
  * The error that says what went wrong: kafkajs wraps the broker's answer, and errors thrown inside
  * its retries, in retry and aggregate errors (KafkaJSNumberOfRetriesExceeded, KafkaJSNonRetriableError,
@@ -106,7 +103,7 @@ const fromKafkaJs = (error: ErrorLike | undefined): boolean => isKafkaError(erro
 export function rootKafkaError(error: unknown): ErrorLike | undefined {
   let current = asErrorLike(error);
   for (let depth = 0; current && depth < 10; depth += 1) {
-    if (!fromKafkaJs(current)) return current;
+    if (!isKafkaError(current)) return current;
     if (typeof current.type === "string" || current.name === "KafkaJSSASLAuthenticationError") return current;
     if (CONNECTION_ERRORS.has(current.name ?? "")) return current;
     const next = asErrorLike(Array.isArray(current.errors) ? current.errors[0] : current.cause);
@@ -119,7 +116,7 @@ export function rootKafkaError(error: unknown): ErrorLike | undefined {
 /** The Kafka protocol error type (e.g. "INVALID_CONFIG") inside a kafkajs error, if any. */
 export function kafkaErrorType(error: unknown): string | undefined {
   const root = rootKafkaError(error);
-  return fromKafkaJs(root) ? root?.type : undefined;
+  return isKafkaError(root) ? root?.type : undefined;
 }
 
 /** Whether the client refused the broker's TLS certificate (see TLS_REFUSAL_CODES). */
@@ -136,7 +133,7 @@ export function isTlsRefusal(error: unknown): boolean {
 export function isConnectionError(error: unknown): boolean {
   const root = rootKafkaError(error);
   if (!root || isTlsRefusal(error)) return false;
-  if (fromKafkaJs(root)) return CONNECTION_ERRORS.has(root.name ?? "");
+  if (isKafkaError(root)) return CONNECTION_ERRORS.has(root.name ?? "");
   return typeof root.code === "string" && "syscall" in root && SOCKET_ERROR_CODES.test(root.code);
 }
 
@@ -179,7 +176,7 @@ export function toInfrastructureError(error: unknown, context: KafkaErrorContext
       cause: error,
     });
   }
-  if (!root || !fromKafkaJs(root)) {
+  if (!root || !isKafkaError(root)) {
     // Not kafkajs' nor the broker's answer: a bug (ours or kafkajs'), named as what it is. Retried,
     // since such a bug may depend on timing, but never reported as an outage.
     const name = root?.name ?? typeof error;
