@@ -365,7 +365,7 @@ describe("Srctl.runStatements with a signal", () => {
       },
     });
     await polled.promise;
-    expect(registry.operations).toEqual(["SrctlCapabilities", "SrctlCreateBindingInput", "SrctlBinding"]);
+    expect(registry.operations).toEqual(["SrctlCapabilities", "SrctlCreateBinding", "SrctlBinding"]);
     cancel.abort();
     const report = await running;
     expect(report.results).toHaveLength(1);

@@ -8,7 +8,8 @@ import {
   waitForBinding,
   type BindingData,
 } from "./binding-status.ts";
-import { outcome, USER_ERRORS, type Outcome, type StatementContext } from "./context.ts";
+import { runMutation } from "./mutation.ts";
+import { configInput, outcome, type Outcome, type StatementContext } from "./context.ts";
 
 type BindingStatement = StatementOf<"createBinding" | "updateBinding" | "deleteBinding">;
 
@@ -19,15 +20,13 @@ async function mutateBinding(
   field: "createBinding" | "updateBinding" | "deleteBinding",
   input: Record<string, unknown>,
 ): Promise<Outcome> {
-  const type = `${field[0]!.toUpperCase()}${field.slice(1)}Input`;
-  const answer = await execute<{ binding: BindingData }>(context, {
+  const answer = await runMutation<{ binding: BindingData }>(
+    context,
     statement,
-    root: "Mutation",
     field,
-    query: `mutation Srctl${type}($input: ${type}!) {
-      ${field}(input: $input) { binding { ${BINDING_FIELDS} } ${USER_ERRORS} } }`,
-    variables: { input: { stream: s.stream, cluster: s.cluster, ...input } },
-  });
+    { stream: s.stream, cluster: s.cluster, ...input },
+    `binding { ${BINDING_FIELDS} }`,
+  );
   let binding: BindingData | null = answer.value.binding;
   if (context.wait) binding = await waitForBinding(context, s.stream, s.cluster);
   const what = describeBinding(s.stream, s.cluster);
@@ -52,18 +51,10 @@ async function mutateBinding(
 }
 
 export const createBinding = (s: StatementOf<"createBinding">, context: StatementContext) =>
-  mutateBinding(s, context, "CREATE BINDING", "createBinding", {
-    config: s.config,
-    producerConfig: s.producerConfig,
-    consumerConfig: s.consumerConfig,
-  });
+  mutateBinding(s, context, "CREATE BINDING", "createBinding", configInput(s));
 
 export const updateBinding = (s: StatementOf<"updateBinding">, context: StatementContext) =>
-  mutateBinding(s, context, "UPDATE BINDING", "updateBinding", {
-    config: s.config,
-    producerConfig: s.producerConfig,
-    consumerConfig: s.consumerConfig,
-  });
+  mutateBinding(s, context, "UPDATE BINDING", "updateBinding", configInput(s));
 
 export const deleteBinding = (s: StatementOf<"deleteBinding">, context: StatementContext) =>
   mutateBinding(s, context, "DELETE BINDING", "deleteBinding", {});

@@ -1,7 +1,7 @@
 import type { StatementOf } from "@stream-registry/ddl";
-import { execute } from "../client/execute.ts";
 import { waitForBinding } from "./binding-status.ts";
-import { outcome, USER_ERRORS, type Outcome, type StatementContext } from "./context.ts";
+import { runMutation } from "./mutation.ts";
+import { outcome, type Outcome, type StatementContext } from "./context.ts";
 import { fetchAll, PAGE_INFO } from "./pages.ts";
 
 interface ClusterData {
@@ -15,15 +15,13 @@ export async function declareCluster(
   s: StatementOf<"declareCluster">,
   context: StatementContext,
 ): Promise<Outcome> {
-  const answer = await execute<{ created: boolean; cluster: ClusterData }>(context, {
-    statement: "DECLARE CLUSTER",
-    root: "Mutation",
-    field: "declareCluster",
-    query: `mutation SrctlDeclareCluster($input: DeclareClusterInput!) {
-      declareCluster(input: $input) {
-        created cluster { name provider generation bindings { stream { name } status { phase } } } ${USER_ERRORS} } }`,
-    variables: { input: { name: s.cluster, provider: s.provider, config: s.config } },
-  });
+  const answer = await runMutation<{ created: boolean; cluster: ClusterData }>(
+    context,
+    "DECLARE CLUSTER",
+    "declareCluster",
+    { name: s.cluster, provider: s.provider, config: s.config },
+    `created cluster { name provider generation bindings { stream { name } status { phase } } }`,
+  );
   const { created, cluster } = answer.value;
   // A changed cluster config re-realizes the bindings on it (they turn PENDING); an unchanged one does not.
   for (const binding of cluster.bindings.filter((b) => b.status.phase === "PENDING")) {

@@ -2,7 +2,7 @@ import type { StatementOf } from "@stream-registry/ddl";
 import { execute } from "../client/execute.ts";
 import { NotFoundError } from "../errors.ts";
 import { outcome, type Outcome, type StatementContext } from "./context.ts";
-import { plannedMutation } from "./planned.ts";
+import { runMutation } from "./mutation.ts";
 
 // Stream sources and sinks (planned). One translation serves both: they differ only in the noun.
 
@@ -53,7 +53,7 @@ async function mutate(
 ): Promise<Outcome> {
   const field = `${verb.toLowerCase()}Stream${noun}`;
   const key = `stream${noun}`;
-  const answer = await plannedMutation<Record<string, ConnectorData>>(
+  const answer = await runMutation<Record<string, ConnectorData>>(
     context,
     `${verb.toUpperCase()} STREAM ${noun.toUpperCase()}`,
     field,

@@ -1,3 +1,4 @@
+import type { ConfigClauses } from "@stream-registry/ddl";
 import type { Connection, Warning } from "../client/execute.ts";
 import type { StatementOutput } from "../output/result.ts";
 
@@ -23,6 +24,11 @@ export interface StatementContext extends Connection {
 export interface Outcome {
   output: StatementOutput;
   warnings: Warning[];
+}
+
+/** A statement's WITH [PRODUCER|CONSUMER] CONFIG clauses as mutation input fields. */
+export function configInput(s: ConfigClauses) {
+  return { config: s.config, producerConfig: s.producerConfig, consumerConfig: s.consumerConfig };
 }
 
 export function outcome(output: StatementOutput, warnings: Warning[] = []): Outcome {

@@ -1,6 +1,7 @@
 import type { StatementOf } from "@stream-registry/ddl";
 import { execute } from "../client/execute.ts";
-import { outcome, USER_ERRORS, type Outcome, type StatementContext } from "./context.ts";
+import { runMutation } from "./mutation.ts";
+import { outcome, type Outcome, type StatementContext } from "./context.ts";
 
 export async function showNamespace(
   _s: StatementOf<"showNamespace">,
@@ -25,14 +26,13 @@ export async function declareDefaultNamespace(
   s: StatementOf<"declareDefaultNamespace">,
   context: StatementContext,
 ): Promise<Outcome> {
-  const answer = await execute<{ namespace: { path: string } | null }>(context, {
-    statement: "DECLARE DEFAULT NAMESPACE",
-    root: "Mutation",
-    field: "declareDefaultNamespace",
-    query: `mutation SrctlDeclareDefaultNamespace($input: DeclareDefaultNamespaceInput!) {
-      declareDefaultNamespace(input: $input) { namespace { path } ${USER_ERRORS} } }`,
-    variables: { input: { name: s.namespace } },
-  });
+  const answer = await runMutation<{ namespace: { path: string } | null }>(
+    context,
+    "DECLARE DEFAULT NAMESPACE",
+    "declareDefaultNamespace",
+    { name: s.namespace },
+    `namespace { path }`,
+  );
   const path = answer.value.namespace?.path ?? s.namespace;
   return outcome({
     type: "mutation",
@@ -45,14 +45,13 @@ export async function declareParentRegistry(
   s: StatementOf<"declareParentRegistry">,
   context: StatementContext,
 ): Promise<Outcome> {
-  const answer = await execute<{ namespace: { path: string } | null }>(context, {
-    statement: "DECLARE PARENT REGISTRY",
-    root: "Mutation",
-    field: "declareParentRegistry",
-    query: `mutation SrctlDeclareParentRegistry($input: DeclareParentRegistryInput!) {
-      declareParentRegistry(input: $input) { namespace { path } ${USER_ERRORS} } }`,
-    variables: { input: { url: s.url } },
-  });
+  const answer = await runMutation<{ namespace: { path: string } | null }>(
+    context,
+    "DECLARE PARENT REGISTRY",
+    "declareParentRegistry",
+    { url: s.url },
+    `namespace { path }`,
+  );
   const path = answer.value.namespace?.path;
   return outcome({
     type: "mutation",

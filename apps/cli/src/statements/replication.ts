@@ -3,7 +3,7 @@ import { NotFoundError } from "../errors.ts";
 import { execute } from "../client/execute.ts";
 import { outcome, type Outcome, type StatementContext } from "./context.ts";
 import { fetchAll, PAGE_INFO } from "./pages.ts";
-import { plannedMutation } from "./planned.ts";
+import { runMutation } from "./mutation.ts";
 
 // Replication and relocation (planned); tables as the seed prints them.
 
@@ -17,7 +17,7 @@ export async function replicateBinding(
   s: StatementOf<"replicateBinding">,
   context: StatementContext,
 ): Promise<Outcome> {
-  const answer = await plannedMutation<{ replication: ReplicationData }>(
+  const answer = await runMutation<{ replication: ReplicationData }>(
     context,
     "REPLICATE BINDING",
     "replicateBinding",
@@ -92,7 +92,7 @@ export async function createStreamRelocation(
   s: StatementOf<"createStreamRelocation">,
   context: StatementContext,
 ): Promise<Outcome> {
-  const answer = await plannedMutation<{ relocation: RelocationData }>(
+  const answer = await runMutation<{ relocation: RelocationData }>(
     context,
     "CREATE STREAM RELOCATION",
     "createStreamRelocation",
@@ -128,7 +128,7 @@ export async function deleteStreamRelocation(
   s: StatementOf<"deleteStreamRelocation">,
   context: StatementContext,
 ): Promise<Outcome> {
-  const answer = await plannedMutation<{ relocation: RelocationData }>(
+  const answer = await runMutation<{ relocation: RelocationData }>(
     context,
     "DELETE STREAM RELOCATION",
     "deleteStreamRelocation",

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { SchemaSource, StatementOf } from "@stream-registry/ddl";
 import { InputError } from "../errors.ts";
 import { outcome, type Outcome, type StatementContext } from "./context.ts";
-import { plannedMutation } from "./planned.ts";
+import { runMutation } from "./mutation.ts";
 
 interface SchemaReference {
   subject: string;
@@ -40,7 +40,7 @@ export async function registerKeySchema(
   context: StatementContext,
 ): Promise<Outcome> {
   const schema = await schemaText(s.schema, context.baseDir);
-  const answer = await plannedMutation<{ schema: SchemaReference }>(
+  const answer = await runMutation<{ schema: SchemaReference }>(
     context,
     "REGISTER KEY SCHEMA",
     "registerKeySchema",
@@ -55,7 +55,7 @@ export async function registerTypeSchema(
   context: StatementContext,
 ): Promise<Outcome> {
   const schema = await schemaText(s.schema, context.baseDir);
-  const answer = await plannedMutation<{ schema: SchemaReference }>(
+  const answer = await runMutation<{ schema: SchemaReference }>(
     context,
     "REGISTER TYPE SCHEMA",
     "registerTypeSchema",

@@ -2,7 +2,8 @@ import type { StatementOf } from "@stream-registry/ddl";
 import { execute } from "../client/execute.ts";
 import { waitUntil } from "../wait.ts";
 import { waitForBinding } from "./binding-status.ts";
-import { outcome, USER_ERRORS, type Outcome, type StatementContext } from "./context.ts";
+import { runMutation } from "./mutation.ts";
+import { configInput, outcome, type Outcome, type StatementContext } from "./context.ts";
 
 interface StreamData {
   name: string;
@@ -13,10 +14,6 @@ interface StreamData {
 
 const STREAM_FIELDS = "name generation deleting bindings { cluster { name } status { phase } }";
 
-function configInput(s: StatementOf<"createStream" | "updateStream">) {
-  return { config: s.config, producerConfig: s.producerConfig, consumerConfig: s.consumerConfig };
-}
-
 function streamObject(stream: StreamData): Record<string, unknown> {
   return { kind: "stream", name: stream.name, generation: stream.generation, deleting: stream.deleting };
 }
@@ -25,14 +22,13 @@ export async function createStream(
   s: StatementOf<"createStream">,
   context: StatementContext,
 ): Promise<Outcome> {
-  const answer = await execute<{ stream: StreamData }>(context, {
-    statement: "CREATE STREAM",
-    root: "Mutation",
-    field: "createStream",
-    query: `mutation SrctlCreateStream($input: CreateStreamInput!) {
-      createStream(input: $input) { stream { ${STREAM_FIELDS} } ${USER_ERRORS} } }`,
-    variables: { input: { name: s.stream, ...configInput(s) } },
-  });
+  const answer = await runMutation<{ stream: StreamData }>(
+    context,
+    "CREATE STREAM",
+    "createStream",
+    { name: s.stream, ...configInput(s) },
+    `stream { ${STREAM_FIELDS} }`,
+  );
   const { stream } = answer.value;
   return outcome({
     type: "mutation",
@@ -45,14 +41,13 @@ export async function updateStream(
   s: StatementOf<"updateStream">,
   context: StatementContext,
 ): Promise<Outcome> {
-  const answer = await execute<{ stream: StreamData }>(context, {
-    statement: "UPDATE STREAM",
-    root: "Mutation",
-    field: "updateStream",
-    query: `mutation SrctlUpdateStream($input: UpdateStreamInput!) {
-      updateStream(input: $input) { stream { ${STREAM_FIELDS} } ${USER_ERRORS} } }`,
-    variables: { input: { name: s.stream, ...configInput(s) } },
-  });
+  const answer = await runMutation<{ stream: StreamData }>(
+    context,
+    "UPDATE STREAM",
+    "updateStream",
+    { name: s.stream, ...configInput(s) },
+    `stream { ${STREAM_FIELDS} }`,
+  );
   const { stream } = answer.value;
   // The stream's bindings are realized again with the new config (they turn PENDING).
   const pending = stream.bindings.filter((b) => b.status.phase === "PENDING");
@@ -69,14 +64,13 @@ export async function deleteStream(
   s: StatementOf<"deleteStream">,
   context: StatementContext,
 ): Promise<Outcome> {
-  const answer = await execute<{ deleted: boolean; stream: StreamData }>(context, {
-    statement: "DELETE STREAM",
-    root: "Mutation",
-    field: "deleteStream",
-    query: `mutation SrctlDeleteStream($input: DeleteStreamInput!) {
-      deleteStream(input: $input) { deleted stream { ${STREAM_FIELDS} } ${USER_ERRORS} } }`,
-    variables: { input: { name: s.stream, cascade: s.cascade } },
-  });
+  const answer = await runMutation<{ deleted: boolean; stream: StreamData }>(
+    context,
+    "DELETE STREAM",
+    "deleteStream",
+    { name: s.stream, cascade: s.cascade },
+    `deleted stream { ${STREAM_FIELDS} }`,
+  );
   const { deleted, stream } = answer.value;
   if (!deleted && context.wait) {
     await waitUntil(context.wait, `stream ${stream.name}`, async () => {
