@@ -11,6 +11,7 @@ import { checkReadiness } from "./http/readiness.ts";
 import { createHttpServer } from "./http/server.ts";
 import { HealthMonitor } from "./health/health-monitor.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { MigrationGuard } from "./migration-guard.ts";
 import { builtInProviders } from "./providers/built-in.ts";
 import { loadProviders } from "./providers/load-providers.ts";
 import { ProviderRegistry } from "./providers/provider-registry.ts";
@@ -50,12 +51,16 @@ export async function startRegistry(
     const services = createServices(deps, { healthIntervalMs: config.health.intervalMs });
     const health = new HealthMonitor(deps, config.health, logger);
     const resync = new BindingResync(deps, config.reconciler, logger);
+    const migrations = new MigrationGuard(db, logger);
 
     const apollo = new ApolloServer<GraphQLContext>({
       schema: buildSchema(),
       formatError: createErrorFormatter(config.production),
       includeStacktraceInErrorResponses: false,
-      plugins: [errorLoggingPlugin(), operationNamePlugin()],
+      plugins: [
+        errorLoggingPlugin((error, requestId) => migrations.notice(error, requestId)),
+        operationNamePlugin(),
+      ],
       logger: {
         debug: (message) => logger.debug(message),
         info: (message) => logger.info(message),
@@ -76,7 +81,11 @@ export async function startRegistry(
         logger,
         requestLog: {},
       }),
-      readiness: () => checkReadiness(db, reconciler, config.reconciler.enabled),
+      readiness: (requestId) =>
+        checkReadiness(
+          { db, reconciler, reconcilerEnabled: config.reconciler.enabled, migrations, logger },
+          requestId,
+        ),
     });
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);

@@ -37,6 +37,26 @@ export async function createTestDatabase(kind: DatabaseKind, label = "test"): Pr
   return { kind, url: url.toString(), drop, [Symbol.asyncDispose]: drop };
 }
 
+/**
+ * Drops a PostgreSQL test database behind the back of whoever uses it, as an operator's
+ * DROP DATABASE would: their sessions are terminated first (WITH (FORCE)). `drop()` still cleans up.
+ */
+export async function dropUnderneath(database: TestDatabase): Promise<void> {
+  const name = databaseName(database);
+  await withAdmin((client) => client.query(`DROP DATABASE "${name}" WITH (FORCE)`));
+}
+
+/** Creates a database dropped by `dropUnderneath` again, empty, under the same name. */
+export async function createAgain(database: TestDatabase): Promise<void> {
+  const name = databaseName(database);
+  await withAdmin((client) => client.query(`CREATE DATABASE "${name}"`));
+}
+
+function databaseName(database: TestDatabase): string {
+  if (!database.url) throw new Error(`a ${database.kind} test database has no PostgreSQL database to drop`);
+  return decodeURIComponent(new URL(database.url).pathname.slice(1));
+}
+
 async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();

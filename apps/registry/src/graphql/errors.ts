@@ -2,6 +2,7 @@ import { unwrapResolverError } from "@apollo/server/errors";
 import type { ApolloServerPlugin } from "@apollo/server";
 import type { GraphQLFormattedError } from "graphql";
 import { ErrorCode, RegistryError } from "@stream-registry/core";
+import { isDatabaseUnavailable } from "@stream-registry/store";
 import type { GraphQLContext } from "./context.ts";
 
 /** Codes Apollo Server itself sets for malformed requests; they are safe to show as they are. */
@@ -46,8 +47,15 @@ export function createErrorFormatter(production: boolean) {
   };
 }
 
-/** Logs unexpected errors with the request id, and puts that id on them for the caller to quote. */
-export function errorLoggingPlugin(): ApolloServerPlugin<GraphQLContext> {
+/**
+ * Logs unexpected errors with the request id, and puts that id on them for the caller to quote.
+ * `onFault` sees each such error too (the registry notices a database that lost its tables).
+ * A response that failed only because the database is unavailable gets HTTP 503, so load
+ * balancers and clients see an outage to retry, not a 200.
+ */
+export function errorLoggingPlugin(
+  onFault: (error: unknown, requestId: string) => void = () => {},
+): ApolloServerPlugin<GraphQLContext> {
   return {
     async requestDidStart() {
       return {
@@ -59,36 +67,23 @@ export function errorLoggingPlugin(): ApolloServerPlugin<GraphQLContext> {
               { requestId: contextValue.requestId, err: original, path: error.path },
               "resolver failed",
             );
+            onFault(original, contextValue.requestId);
           }
         },
         async willSendResponse({ response, contextValue }) {
           if (response.body.kind !== "single") return;
-          for (const error of response.body.singleResult.errors ?? []) {
+          const { errors, data } = response.body.singleResult;
+          for (const error of errors ?? []) {
             const ext = error.extensions as Record<string, unknown> | undefined;
-            if (ext?.code === ErrorCode.INTERNAL_SERVER_ERROR) ext.requestId = contextValue.requestId;
+            if (ext?.code === ErrorCode.INTERNAL_SERVER_ERROR || ext?.code === ErrorCode.DATABASE_UNAVAILABLE)
+              ext.requestId = contextValue.requestId;
           }
+          const unavailable = errors?.some((e) => e.extensions?.code === ErrorCode.DATABASE_UNAVAILABLE);
+          // Only when nothing was served: a partial result is still an answer.
+          const served = data && Object.values(data).some((value) => value !== null);
+          if (unavailable && !served) response.http.status = 503;
         },
       };
     },
   };
-}
-
-function isDatabaseUnavailable(error: unknown): boolean {
-  for (
-    let e: unknown = error;
-    e instanceof Error || (typeof e === "object" && e !== null);
-    e = (e as { cause?: unknown }).cause
-  ) {
-    const code = (e as { code?: unknown }).code;
-    if (
-      typeof code === "string" &&
-      (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|P1001|P1017|P2024|P2028)$/.test(code) ||
-        code.startsWith("08"))
-    ) {
-      return true;
-    }
-    if (e instanceof Error && e.name === "PrismaClientInitializationError") return true;
-    if (!(e as { cause?: unknown }).cause) break;
-  }
-  return false;
 }

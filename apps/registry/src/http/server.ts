@@ -10,7 +10,8 @@ export interface HttpDeps {
   apollo: ApolloServer<GraphQLContext>;
   logger: Logger;
   createContext: (requestId: string, actor: string) => GraphQLContext;
-  readiness: () => Promise<Readiness>;
+  /** Never shows error text: /readyz is anonymous. Logs under `requestId` instead. */
+  readiness: (requestId: string) => Promise<Readiness>;
 }
 
 /**
@@ -58,7 +59,7 @@ export function createHttpServer(deps: HttpDeps): Server {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     if (path === "/healthz") return sendJson(res, 200, { status: "ok" });
     if (path === "/readyz") {
-      const { ready, checks } = await deps.readiness();
+      const { ready, checks } = await deps.readiness(requestId);
       return sendJson(res, ready ? 200 : 503, { status: ready ? "ready" : "not ready", checks });
     }
     if (path === "/") {

@@ -24,6 +24,8 @@ import {
 
 type ReconcilerDeps = Pick<ServiceDeps, "db" | "providers" | "namespace">;
 
+const maxLeaseBackoffMs = 30_000;
+
 /**
  * Works off the durable job queue: leases due jobs, calls providers through the reconcile
  * functions, and records the outcome. Jobs survive crashes (an expired lease makes them due again)
@@ -38,6 +40,8 @@ export class Reconciler {
   private wakeUp: (() => void) | undefined;
   private wakePending = false;
   private lastLeaseError: string | undefined;
+  /** Lease attempts failed in a row (the database is away); they space out the next attempt. */
+  private leaseFailures = 0;
 
   constructor(
     private readonly deps: ReconcilerDeps,
@@ -88,18 +92,26 @@ export class Reconciler {
         try {
           const jobs = await leaseJobs(this.deps.db.prisma, this.worker, free, this.config.leaseMs);
           for (const job of jobs) this.track(this.handle(job));
+          if (this.leaseFailures > 0)
+            this.logger.info({ failedAttempts: this.leaseFailures }, "reconciler leases jobs again");
           this.lastLeaseError = undefined;
+          this.leaseFailures = 0;
         } catch (error) {
+          this.leaseFailures += 1;
+          // Once per distinct failure: a database that is away for an hour is one log line, not thousands.
           const message = (error as Error).message;
           if (message !== this.lastLeaseError)
-            this.logger.error({ err: error }, "reconciler cannot lease jobs");
+            this.logger.error({ err: error }, "reconciler cannot lease jobs; retrying with backoff");
           this.lastLeaseError = message;
         }
       }
       // A wake-up that came while leasing must not wait for the next poll.
       if (this.wakePending) continue;
+      const delayMs = this.nextPollMs();
+      if (this.leaseFailures > 0)
+        this.logger.debug({ failedAttempts: this.leaseFailures, delayMs }, "reconciler waits to lease again");
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.config.pollMs);
+        const timer = setTimeout(resolve, delayMs);
         this.wakeUp = () => {
           clearTimeout(timer);
           resolve();
@@ -107,6 +119,16 @@ export class Reconciler {
       });
       this.wakeUp = undefined;
     }
+  }
+
+  /**
+   * The poll interval, or while leasing fails a randomized backoff from it up to 30 s, so a lost
+   * database is not hammered. A wake-up (a mutation that committed) still looks at once.
+   */
+  private nextPollMs(): number {
+    const { pollMs } = this.config;
+    if (this.leaseFailures === 0) return pollMs;
+    return retryDelayMs(this.leaseFailures, { baseMs: pollMs, maxMs: Math.max(pollMs, maxLeaseBackoffMs) });
   }
 
   private track(work: Promise<void>): void {
