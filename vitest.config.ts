@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "vitest/config";
@@ -18,6 +19,12 @@ const kafkaProjects = new Set(["testkit", "provider-kafka", "provider-acme", "re
 const kafkaGlobalSetup = join(import.meta.dirname, "packages/testkit/src/kafka/global-setup.ts");
 
 export default defineConfig({
+  resolve: {
+    // Node (as users run the registry) loads graphql's CommonJS build, and so do Apollo and the other
+    // packages Vitest leaves to Node; without this, source files would get its ES module build, and
+    // graphql's classes from one build fail instanceof checks against the other's.
+    alias: [{ find: /^graphql$/, replacement: createRequire(import.meta.url).resolve("graphql") }],
+  },
   test: {
     // One project per workspace folder, named for it: `vitest run --project store`.
     projects: workspaceDirs.map((dir) => ({

@@ -27,6 +27,7 @@ export enum ExitCode {
 const byErrorCode: Record<string, ExitCode> = {
   INVALID_INPUT: ExitCode.BAD_INPUT,
   PROVIDER_REJECTED: ExitCode.BAD_INPUT,
+  QUERY_LIMIT_EXCEEDED: ExitCode.BAD_INPUT,
   BAD_USER_INPUT: ExitCode.BAD_INPUT,
   GRAPHQL_PARSE_FAILED: ExitCode.BAD_INPUT,
   GRAPHQL_VALIDATION_FAILED: ExitCode.UNSUPPORTED,
@@ -58,7 +59,7 @@ export function exitCodeFor(errorCode: string | undefined): ExitCode {
 export const exitCodeHelp = `Exit codes:
   0  ok
   1  internal error (INTERNAL_SERVER_ERROR, unreadable response)
-  2  bad input: usage, syntax, INVALID_INPUT, PROVIDER_REJECTED
+  2  bad input: usage, syntax, INVALID_INPUT, PROVIDER_REJECTED, QUERY_LIMIT_EXCEEDED
   3  not found (NOT_FOUND)
   4  conflict (ALREADY_EXISTS, IN_USE, BEING_DELETED)
   5  unavailable: registry unreachable, PROVIDER_UNAVAILABLE, DATABASE_UNAVAILABLE

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_QUERY_LIMITS, type QueryLimits } from "./graphql/guards/query-limits.ts";
 
 /** Everything a registry process can be told, read from the environment at start-up. */
 export interface RegistryConfig {
@@ -16,6 +17,8 @@ export interface RegistryConfig {
   logLevel: string;
   reconciler: ReconcilerConfig;
   health: HealthConfig;
+  /** What one GraphQL request may ask; see docs/api.md "Query limits". */
+  queryLimits: QueryLimits;
   /** How long SIGTERM waits for in-flight requests and reconciles before giving up. */
   shutdownTimeoutMs: number;
 }
@@ -67,6 +70,14 @@ const envSchema = z.object({
   REGISTRY_HEALTH_TIMEOUT_MS: int(1).default(10_000),
   REGISTRY_HEALTH_CONCURRENCY: int(1).default(4),
   SHUTDOWN_TIMEOUT_MS: int(0).default(10_000),
+  QUERY_MAX_DEPTH: int(1).default(DEFAULT_QUERY_LIMITS.maxDepth),
+  QUERY_MAX_ALIASES: int(0).default(DEFAULT_QUERY_LIMITS.maxAliases),
+  QUERY_MAX_DIRECTIVES: int(0).default(DEFAULT_QUERY_LIMITS.maxDirectives),
+  QUERY_MAX_TOKENS: int(1).default(DEFAULT_QUERY_LIMITS.maxTokens),
+  QUERY_MAX_COST: int(1).default(DEFAULT_QUERY_LIMITS.maxCost),
+  QUERY_ASSUMED_LIST_SIZE: int(1).default(DEFAULT_QUERY_LIMITS.assumedListSize),
+  QUERY_MAX_FIELDS: int(1).default(DEFAULT_QUERY_LIMITS.maxFields),
+  QUERY_TIMEOUT_MS: int(1).default(DEFAULT_QUERY_LIMITS.timeoutMs),
 });
 
 /** Reads the config from `env`; throws one error listing every bad variable and its rule. */
@@ -102,6 +113,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       intervalMs: e.REGISTRY_HEALTH_INTERVAL_MS,
       timeoutMs: e.REGISTRY_HEALTH_TIMEOUT_MS,
       concurrency: e.REGISTRY_HEALTH_CONCURRENCY,
+    },
+    queryLimits: {
+      maxDepth: e.QUERY_MAX_DEPTH,
+      maxAliases: e.QUERY_MAX_ALIASES,
+      maxDirectives: e.QUERY_MAX_DIRECTIVES,
+      maxTokens: e.QUERY_MAX_TOKENS,
+      maxCost: e.QUERY_MAX_COST,
+      assumedListSize: e.QUERY_ASSUMED_LIST_SIZE,
+      maxFields: e.QUERY_MAX_FIELDS,
+      timeoutMs: e.QUERY_TIMEOUT_MS,
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };

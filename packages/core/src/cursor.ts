@@ -1,6 +1,7 @@
 import { ErrorCode, RegistryError } from "./errors.ts";
 import { isPlainObject } from "./plain-object.ts";
 import { quote } from "./quote.ts";
+import { textProblem } from "./text.ts";
 
 export type CursorValue = Record<string, string | number>;
 
@@ -40,7 +41,10 @@ export function decodeCursor(cursor: string, field?: string[]): CursorValue {
   }
   if (!isPlainObject(parsed)) throw fail("not a cursor issued by this server");
   for (const entry of Object.values(parsed)) {
-    const ok = typeof entry === "string" || (typeof entry === "number" && Number.isFinite(entry));
+    // A string the database cannot compare (NUL, lone surrogate) is no cursor of ours either.
+    const ok =
+      (typeof entry === "string" && textProblem(entry) === undefined) ||
+      (typeof entry === "number" && Number.isFinite(entry));
     if (!ok) throw fail("not a cursor issued by this server");
   }
   return parsed as CursorValue;

@@ -17,6 +17,8 @@ export enum ErrorCode {
   PROVIDER_REJECTED = "PROVIDER_REJECTED",
   /** The stream provider could not be reached to validate; an outage, so a fault, not user data. */
   PROVIDER_UNAVAILABLE = "PROVIDER_UNAVAILABLE",
+  /** A request exceeds a query limit (depth, aliases, directives, tokens, cost, or its run-time budget). */
+  QUERY_LIMIT_EXCEEDED = "QUERY_LIMIT_EXCEEDED",
   /** Fault: the database could not be reached; the request may be retried. */
   DATABASE_UNAVAILABLE = "DATABASE_UNAVAILABLE",
   /** Fault: anything unexpected; masked in production and logged with the request id. */
@@ -40,12 +42,20 @@ export function userError(code: ErrorCode, field: string[], message: string): Us
 export class RegistryError extends Error {
   readonly code: ErrorCode;
   readonly field: string[];
+  /** Facts a client can act on, sent beside `code` in a GraphQL error's extensions. */
+  readonly details: Readonly<Record<string, string | number>>;
 
-  constructor(code: ErrorCode, message: string, field: string[] = []) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    field: string[] = [],
+    details: Record<string, string | number> = {},
+  ) {
     super(message);
     this.name = "RegistryError";
     this.code = code;
     this.field = [...field];
+    this.details = { ...details };
   }
 
   toUserError(): UserError {

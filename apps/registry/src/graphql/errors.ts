@@ -1,6 +1,6 @@
 import { unwrapResolverError } from "@apollo/server/errors";
 import type { ApolloServerPlugin } from "@apollo/server";
-import type { GraphQLFormattedError } from "graphql";
+import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import { ErrorCode, RegistryError } from "@stream-registry/core";
 import { isDatabaseUnavailable } from "@stream-registry/store";
 import type { GraphQLContext } from "./context.ts";
@@ -16,18 +16,25 @@ const apolloCodes = new Set([
   "PERSISTED_QUERY_NOT_SUPPORTED",
 ]);
 
+/** The error behind graphql-js's and Apollo's wrappers: of a resolver, a validation rule or a plugin. */
+function rootCause(error: unknown): unknown {
+  let cause = error;
+  while (cause instanceof GraphQLError && cause.originalError) cause = cause.originalError;
+  return cause;
+}
+
 /**
  * Every error leaves with `extensions.code`: registry errors keep theirs, a lost database becomes
  * DATABASE_UNAVAILABLE, anything unknown becomes INTERNAL_SERVER_ERROR, masked in production.
  */
 export function createErrorFormatter(production: boolean) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const original = unwrapResolverError(error);
+    const original = rootCause(error);
     if (original instanceof RegistryError) {
       return {
         ...formatted,
         message: original.message,
-        extensions: { code: original.code, field: original.field },
+        extensions: { code: original.code, field: original.field, ...original.details },
       };
     }
     const code = formatted.extensions?.code;

@@ -1,21 +1,32 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { HeaderMap, type ApolloServer, type BaseContext, type ContextFunction } from "@apollo/server";
+import { checkTokens } from "../graphql/guards/tokens.ts";
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-/** Hands one node:http request to Apollo Server and writes its answer. */
+/**
+ * Hands one node:http request to Apollo Server and writes its answer. Query text over `maxTokens`
+ * is refused first: parsing is the one step no plugin can bound.
+ */
 export async function handleGraphQL<C extends BaseContext>(
   server: ApolloServer<C>,
   req: IncomingMessage,
   res: ServerResponse,
   body: unknown,
   context: ContextFunction<[], C>,
+  maxTokens: number,
 ): Promise<void> {
+  const url = new URL(req.url ?? "/", "http://localhost");
+  const query = queryText(body) ?? url.searchParams.get("query");
+  const refusal = query === null ? undefined : checkTokens(query, maxTokens);
+  if (refusal) {
+    const { http: _http, ...extensions } = refusal.extensions;
+    return sendJson(res, 400, { errors: [{ message: refusal.message, extensions }] });
+  }
   const headers = new HeaderMap();
   for (const [key, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(", ") : value);
   }
-  const url = new URL(req.url ?? "/", "http://localhost");
   const response = await server.executeHTTPGraphQLRequest({
     httpGraphQLRequest: { method: req.method ?? "GET", headers, search: url.search, body },
     context,
@@ -30,6 +41,11 @@ export async function handleGraphQL<C extends BaseContext>(
   res.end();
 }
 
+function queryText(body: unknown): string | null {
+  const query = typeof body === "object" && body !== null ? (body as { query?: unknown }).query : undefined;
+  return typeof query === "string" ? query : null;
+}
+
 /** Reads a JSON body (or none); `undefined` with a 4xx already sent when it is unusable. */
 export async function readJsonBody(
   req: IncomingMessage,
@@ -41,6 +57,9 @@ export async function readJsonBody(
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > MAX_BODY_BYTES) {
+      // The rest of the body is not read: the connection cannot carry another request after it.
+      res.setHeader("connection", "close");
+      res.on("finish", () => req.destroy());
       sendJson(res, 413, {
         errors: [
           { message: `request body exceeds ${MAX_BODY_BYTES} bytes`, extensions: { code: "BAD_REQUEST" } },

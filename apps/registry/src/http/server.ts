@@ -8,6 +8,8 @@ import { handleGraphQL, readJsonBody, sendJson } from "./apollo-handler.ts";
 
 export interface HttpDeps {
   apollo: ApolloServer<GraphQLContext>;
+  /** Query text with more lexical tokens is refused before it is parsed. */
+  maxTokens: number;
   logger: Logger;
   createContext: (requestId: string, actor: string) => GraphQLContext;
   /** Never shows error text: /readyz is anonymous. Logs under `requestId` instead. */
@@ -72,7 +74,7 @@ export function createHttpServer(deps: HttpDeps): Server {
     const actor = headerValue(req, "x-actor") ?? "anonymous";
     const context = deps.createContext(requestId, actor);
     setOperation(() => context.requestLog.operationName ?? operationNameOf(body, req));
-    await handleGraphQL(deps.apollo, req, res, body, async () => context);
+    await handleGraphQL(deps.apollo, req, res, body, async () => context, deps.maxTokens);
   }
 }
 
