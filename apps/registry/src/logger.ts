@@ -4,5 +4,9 @@ export type { Logger };
 
 /** Structured JSON logs on stdout, one object per line. */
 export function createLogger(level: string): Logger {
-  return pino({ level, base: { service: "stream-registry" }, timestamp: pino.stdTimeFunctions.isoTime });
+  return pino({
+    level,
+    base: { service: "stream-registry", pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  });
 }

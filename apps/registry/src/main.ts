@@ -1,24 +1,52 @@
+import { constants } from "node:os";
 import { loadConfig } from "./config.ts";
 import { createLogger } from "./logger.ts";
 import { startRegistry } from "./registry.ts";
 
-// `npm start` runs in the workspace folder; paths in the environment are meant from where npm was called.
+/** Closing providers and the database after the drains; past it the process exits anyway. */
+const CLOSE_GRACE_MS = 5_000;
+/**
+ * A terminal's Ctrl-C reaches every process in its group, npm included, and npm forwards it: one
+ * keypress arrives twice. Only a signal later than this forces the exit.
+ */
+const REPEAT_WINDOW_MS = 1_000;
+
+// Paths in the environment are meant from where npm was called (INIT_CWD), e.g. a workspace's script.
 const config = loadConfig(process.env, process.env.INIT_CWD ?? process.cwd());
 const logger = createLogger(config.logLevel);
-const registry = await startRegistry(config, logger).catch((error: unknown) => {
+const starting = startRegistry(config, logger).catch((error: unknown) => {
   logger.fatal({ err: error }, "registry failed to start");
   process.exit(1);
 });
 
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.once(signal, () => {
+let firstSignalAt: number | undefined;
+function onSignal(signal: NodeJS.Signals): void {
+  if (firstSignalAt === undefined) {
+    firstSignalAt = Date.now();
     logger.info({ signal }, "shutting down");
-    registry.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, "shutdown failed");
-        process.exit(1);
-      },
-    );
-  });
+    void shutDown();
+  } else if (Date.now() - firstSignalAt > REPEAT_WINDOW_MS) {
+    logger.warn({ signal }, "second signal: exiting without finishing shutdown");
+    process.exit(128 + constants.signals[signal]);
+  }
+}
+// Installed before start-up finishes, so that a signal during migrations still ends in a clean stop.
+process.on("SIGTERM", onSignal);
+process.on("SIGINT", onSignal);
+
+async function shutDown(): Promise<void> {
+  const registry = await starting;
+  // Requests and reconciles each get SHUTDOWN_TIMEOUT_MS (registry.stop), closing gets the rest.
+  const boundMs = 2 * config.shutdownTimeoutMs + CLOSE_GRACE_MS;
+  setTimeout(() => {
+    logger.error({ boundMs }, "shutdown did not finish in time; exiting");
+    process.exit(1);
+  }, boundMs).unref();
+  try {
+    await registry.stop();
+    process.exit(0);
+  } catch (error) {
+    logger.error({ err: error }, "shutdown failed");
+    process.exit(1);
+  }
 }

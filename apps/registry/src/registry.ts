@@ -57,6 +57,9 @@ export async function startRegistry(
       schema: buildSchema(),
       formatError: createErrorFormatter(config.production),
       includeStacktraceInErrorResponses: false,
+      // Apollo's own handler would stop it and re-raise the signal, killing the process before
+      // main.ts drains requests, gives back job leases and closes the database.
+      stopOnTerminationSignals: false,
       plugins: [
         errorLoggingPlugin((error, requestId) => migrations.notice(error, requestId)),
         operationNamePlugin(),

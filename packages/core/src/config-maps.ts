@@ -110,51 +110,6 @@ function own<T>(record: Record<string, T>, key: string): T | undefined {
   return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
-export const REDACTED = "********";
-
-const SECRET_SEGMENTS = new Set([
-  "password",
-  "passwd",
-  "secret",
-  "token",
-  "credentials",
-  "credential",
-  "apikey",
-  "api_key",
-  "privatekey",
-  "private_key",
-]);
-
-const SECRET_SUFFIXES = [
-  ".jaas.config",
-  "ssl.key.password",
-  "ssl.keystore.password",
-  "ssl.truststore.password",
-  // Kafka's PEM private key; its last segment "key" alone would also catch "key.serde"-like keys.
-  "ssl.keystore.key",
-  "basic.auth.user.info",
-];
-
-/** Secrets are write-only: the registry must be able to store them but never show them back. */
-export function isSecretKey(key: string): boolean {
-  const lower = key.toLowerCase();
-  const lastSegment = lower.slice(lower.lastIndexOf(".") + 1);
-  if (SECRET_SEGMENTS.has(lastSegment)) return true;
-  if (lower === "jaas.config") return true;
-  return SECRET_SUFFIXES.some((suffix) => lower.endsWith(suffix));
-}
-
-export function redactSecrets(maps: ConfigMaps): ConfigMaps {
-  return Object.fromEntries(
-    Object.entries(maps).map(([name, map]) => [
-      name,
-      Object.fromEntries(
-        Object.entries(map).map(([key, value]) => [key, isSecretKey(key) ? REDACTED : value]),
-      ),
-    ]),
-  );
-}
-
 /** Deep equality that ignores key order, so a reordered but identical update is not a change. */
 export function configMapsEqual(a: ConfigMaps, b: ConfigMaps): boolean {
   return sameEntries(a, b, (mapA, mapB) => sameEntries(mapA, mapB, (valueA, valueB) => valueA === valueB));

@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  REDACTED,
-  checkConfigMaps,
-  configMapsEqual,
-  isSecretKey,
-  mergeConfigMaps,
-  redactSecrets,
-} from "../src/config-maps.ts";
+import { checkConfigMaps, configMapsEqual, mergeConfigMaps } from "../src/config-maps.ts";
 import type { ConfigMaps } from "../src/config-maps.ts";
 import { ErrorCode } from "../src/errors.ts";
 
@@ -235,104 +228,6 @@ describe("mergeConfigMaps", () => {
     const merged = mergeConfigMaps({ m: { a: 1 } }, override);
     expect(Object.getPrototypeOf(merged.m)).toBe(Object.prototype);
     expect(Object.keys(merged.m ?? {})).toEqual(["a", "__proto__"]);
-  });
-});
-
-describe("isSecretKey", () => {
-  it.each([
-    "password",
-    "PASSWORD",
-    "db.Password",
-    "passwd",
-    "client.secret",
-    "sasl.oauthbearer.client.credentials.client.secret",
-    "auth.token",
-    "credentials",
-    "aws.credential",
-    "apikey",
-    "datadog.ApiKey",
-    "api_key",
-    "privatekey",
-    "ssh.private_key",
-    "sasl.jaas.config",
-    "listener.name.sasl_ssl.plain.sasl.jaas.config",
-    "SASL.JAAS.CONFIG",
-    "jaas.config",
-    "ssl.key.password",
-    "ssl.keystore.password",
-    "ssl.truststore.password",
-    "producer.ssl.truststore.password",
-    "ssl.keystore.key",
-    "basic.auth.user.info",
-    "schema.registry.basic.auth.user.info",
-  ])("treats %j as secret", (key) => {
-    expect(isSecretKey(key)).toBe(true);
-  });
-
-  it.each([
-    "key.serde",
-    "value.serde",
-    "partitions",
-    "replication",
-    "acks",
-    "compression",
-    "security.protocol",
-    "sasl.mechanism",
-    "owner",
-    "costcenter",
-    "basic.auth.credentials.source",
-    "password.encoder.keylength",
-    "token.expiry.ms",
-    "secret.rotation.days",
-    "ssl.keystore.type",
-    "ssl.keystore.location",
-    "ssl.truststore.location",
-    "ssl.key",
-    "key",
-    "passwords",
-    "tokens.count",
-    "",
-  ])("treats %j as ordinary", (key) => {
-    expect(isSecretKey(key)).toBe(false);
-  });
-});
-
-describe("redactSecrets", () => {
-  it("replaces secret values of any type and keeps the rest, order included", () => {
-    const maps: ConfigMaps = {
-      "apache.kafka": {
-        "security.protocol": "SASL_SSL",
-        "sasl.jaas.config":
-          'org.apache.kafka.common.security.plain.PlainLoginModule required password="hunter2";',
-        "ssl.key.password": 1234,
-        acks: "all",
-      },
-      "s3-sink": { "aws.secret": true, bucket: "widgets" },
-    };
-    const redacted = redactSecrets(maps);
-    expect(redacted).toEqual({
-      "apache.kafka": {
-        "security.protocol": "SASL_SSL",
-        "sasl.jaas.config": REDACTED,
-        "ssl.key.password": REDACTED,
-        acks: "all",
-      },
-      "s3-sink": { "aws.secret": REDACTED, bucket: "widgets" },
-    });
-    expect(REDACTED).toBe("********");
-    expect(Object.keys(redacted)).toEqual(["apache.kafka", "s3-sink"]);
-    expect(Object.keys(redacted["apache.kafka"] ?? {})).toEqual(Object.keys(maps["apache.kafka"] ?? {}));
-    expect(JSON.stringify(redacted)).not.toContain("hunter2");
-  });
-
-  it("does not mutate its input", () => {
-    const maps: ConfigMaps = { m: { password: "p" } };
-    redactSecrets(maps);
-    expect(maps).toEqual({ m: { password: "p" } });
-  });
-
-  it("leaves maps without secrets equal", () => {
-    expect(redactSecrets(widgets)).toEqual(widgets);
   });
 });
 

@@ -8,12 +8,13 @@ import {
   type StreamProvider,
 } from "@stream-registry/provider-api";
 import { createKafkaProvider, type KafkaProviderOptions } from "@stream-registry/provider-kafka";
-import { ACME_MAP, acmeConfigMap, acmeStreamIssues } from "./acme-config-map.ts";
+import { ACME_MAP, acmeConfigMap, acmeLabels, acmeStreamIssues } from "./acme-config-map.ts";
 
 /**
  * Acme's provider: the generic Kafka provider, extended by composition. It adds the required
  * "acme.kafka" map, checks it before Kafka sees a stream, and labels observations with the
- * stream's owner, team and cost center; everything else is the Kafka provider's.
+ * stream's owner, team and cost center (never its secret webhook: observations are shown as they
+ * are); everything else is the Kafka provider's.
  */
 export function createAcmeProvider(options: KafkaProviderOptions = {}) {
   const kafka = createKafkaProvider(options);
@@ -23,7 +24,8 @@ export function createAcmeProvider(options: KafkaProviderOptions = {}) {
     realize: Promise<BindingObservation | void>,
   ): Promise<BindingObservation> => {
     const observation = (await realize) ?? {};
-    return { ...observation, details: { ...observation.details, acme: { ...request.configMaps[ACME_MAP] } } };
+    const acme = acmeLabels(request.configMaps[ACME_MAP]);
+    return { ...observation, details: { ...observation.details, acme } };
   };
   const provider = {
     kind: "acme",

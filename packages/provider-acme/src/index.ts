@@ -4,4 +4,10 @@ import { createAcmeProvider } from "./acme-provider.ts";
 export const acmeProvider = createAcmeProvider();
 
 export { createAcmeProvider } from "./acme-provider.ts";
-export { ACME_MAP, acmeConfigMap, acmeStreamIssues } from "./acme-config-map.ts";
+export {
+  ACME_MAP,
+  ACME_SECRET_KEYS,
+  acmeConfigMap,
+  acmeLabels,
+  acmeStreamIssues,
+} from "./acme-config-map.ts";

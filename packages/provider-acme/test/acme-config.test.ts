@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { isSecretKey } from "@stream-registry/core";
 import { seedWidgetsStream } from "@stream-registry/testkit";
 import { acmeProvider } from "../src/index.ts";
-import { ACME_MAP, acmeConfigMap, acmeStreamIssues } from "../src/acme-config-map.ts";
+import { ACME_MAP, acmeConfigMap, acmeLabels, acmeStreamIssues } from "../src/acme-config-map.ts";
 
 const signal = () => ({ signal: new AbortController().signal });
 
@@ -74,5 +75,27 @@ describe("the acme.kafka config map", () => {
         message: "\"acme.kafka\" belongs in a stream's or binding's config, not in cluster config",
       },
     ]);
+  });
+
+  it("declares its alerts webhook secret, which core's rule on key names would not catch", () => {
+    expect(acmeConfigMap.secretKeys).toEqual(["alerts.webhook"]);
+    expect(isSecretKey("alerts.webhook")).toBe(false);
+    const webhook = "https://chat.acme.com/hooks/T0/B0/s3cr3t";
+    const map = {
+      owner: "bob@acme.com",
+      team: "widgets-team",
+      costcenter: "341D",
+      "alerts.webhook": webhook,
+    };
+    expect(acmeConfigMap.validate(map, "stream")).toEqual([]);
+    const { "alerts.webhook": _optional, ...required } = map;
+    expect(acmeStreamIssues({ [ACME_MAP]: required })).toEqual([]);
+  });
+
+  it("never echoes a webhook it refuses, nor puts it in observation labels", () => {
+    const [issue] = acmeConfigMap.validate({ "alerts.webhook": "http://chat/s3cr3t" }, "stream");
+    expect(issue).toEqual({ field: ["alerts.webhook"], message: '"alerts.webhook" must be an https:// URL' });
+    expect(acmeLabels({ team: "t", "alerts.webhook": "https://chat/s3cr3t" })).toEqual({ team: "t" });
+    expect(acmeLabels(undefined)).toEqual({});
   });
 });

@@ -16,6 +16,13 @@ export interface ConfigMapDefinition {
   requiredIn?: readonly ConfigScope[];
   /** Issues with one map's keys and values; field paths are relative to the map, e.g. ["partitions"]. */
   validate?(map: ConfigMap, scope: ConfigScope): ConfigIssue[];
+  /**
+   * Keys of this map that hold secrets although core's rule (`isSecretKey`: passwords, tokens,
+   * API keys, ...) does not recognize their names, e.g. ["webhook"]. The registry treats them as it
+   * treats core's: stored, never shown (queries and the change log show "********"), never
+   * filterable, and an update giving one always counts as a change.
+   */
+  secretKeys?: readonly string[];
 }
 
 /**

@@ -1,16 +1,19 @@
 import { GraphQLError, GraphQLScalarType, Kind, valueFromASTUntyped } from "graphql";
-import { redactSecrets, type ConfigMaps, type ConfigValue } from "@stream-registry/core";
+import { redactSecrets, type ConfigMaps, type ConfigValue, type SecretKeyRule } from "@stream-registry/core";
 
 /**
  * Config maps pass through as JSON; their rules are checked by the services, which can name the
- * offending field in `userErrors`. Output is always redacted: secrets are write-only.
+ * offending field in `userErrors`. Output is always redacted by the registry's rule (`secrets`,
+ * with the keys loaded providers declare): secrets are write-only, and no resolver can leak one.
  */
-export const ConfigMapsScalar = new GraphQLScalarType<unknown, ConfigMaps>({
-  name: "ConfigMaps",
-  serialize: (value) => redactSecrets(value as ConfigMaps),
-  parseValue: (value) => value,
-  parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),
-});
+export function configMapsScalar(secrets: SecretKeyRule): GraphQLScalarType<unknown, ConfigMaps> {
+  return new GraphQLScalarType<unknown, ConfigMaps>({
+    name: "ConfigMaps",
+    serialize: (value) => redactSecrets(value as ConfigMaps, secrets),
+    parseValue: (value) => value,
+    parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),
+  });
+}
 
 export const ConfigValueScalar = new GraphQLScalarType<ConfigValue, ConfigValue>({
   name: "ConfigValue",

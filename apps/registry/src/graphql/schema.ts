@@ -2,13 +2,24 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { buildSubgraphSchema } from "@apollo/subgraph";
 import { parse, type GraphQLSchema } from "graphql";
+import type { SecretKeyRule } from "@stream-registry/core";
+import type { Resolvers } from "../generated/resolvers-types.ts";
+import { redactChangeData } from "../services/change-data.ts";
 import { resolvers } from "./resolvers/index.ts";
+import { configMapsScalar } from "./scalars.ts";
 
 /** schema.graphql at the repository root: the single source of truth for the API. */
 export const schemaPath = fileURLToPath(new URL("../../../../schema.graphql", import.meta.url));
 
-export function buildSchema(): GraphQLSchema {
+/** `secrets` is the registry's rule of which config keys are secret (core's plus the providers'). */
+export function buildSchema(secrets: SecretKeyRule): GraphQLSchema {
   const typeDefs = parse(readFileSync(schemaPath, "utf8"));
+  // Everything that shows config maps redacts them here, once, by the one rule.
+  const all: Resolvers = {
+    ...resolvers,
+    ConfigMaps: configMapsScalar(secrets),
+    Change: { ...resolvers.Change, data: (change) => redactChangeData(change.data, secrets) },
+  };
   // The generated Resolvers type is checked against schema.graphql; Apollo's own map type is looser.
-  return buildSubgraphSchema({ typeDefs, resolvers: resolvers as never });
+  return buildSubgraphSchema({ typeDefs, resolvers: all as never });
 }

@@ -1,4 +1,12 @@
-import { ErrorCode, RegistryError, userError, type ConfigMaps, type UserError } from "@stream-registry/core";
+import {
+  ErrorCode,
+  isSecretKey,
+  RegistryError,
+  userError,
+  type ConfigMaps,
+  type SecretKeyRule,
+  type UserError,
+} from "@stream-registry/core";
 import { ProviderDeadlineExceeded, withProviderDeadline } from "./provider-deadline.ts";
 import {
   ProviderError,
@@ -14,7 +22,23 @@ const VALIDATION_TIMEOUT_MS = 10_000;
 
 /** The loaded providers, by kind, and the validation that goes through them. */
 export class ProviderRegistry {
-  constructor(private readonly providers: ReadonlyMap<string, StreamProvider>) {}
+  /** Secret keys the loaded providers declare, by config map. */
+  private readonly providerSecrets = new Map<string, Set<string>>();
+
+  constructor(private readonly providers: ReadonlyMap<string, StreamProvider>) {
+    for (const definition of [...providers.values()].flatMap((p) => p.configMaps)) {
+      const keys = this.providerSecrets.get(definition.name) ?? new Set<string>();
+      for (const key of definition.secretKeys ?? []) keys.add(key);
+      this.providerSecrets.set(definition.name, keys);
+    }
+  }
+
+  /**
+   * Which keys are secret: core's rule plus what loaded providers declare for the maps they own.
+   * Everything shown, logged or filtered goes through it (a bound method, to pass around).
+   */
+  readonly isSecret: SecretKeyRule = (map, key) =>
+    isSecretKey(key) || (this.providerSecrets.get(map)?.has(key) ?? false);
 
   kinds(): string[] {
     return [...this.providers.keys()].sort();

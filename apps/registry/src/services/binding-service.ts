@@ -95,7 +95,7 @@ export class BindingService {
           action: "created",
           generation: 1,
           actor,
-          data: configSetData(created),
+          data: configSetData(created, this.deps.providers.isSecret),
         });
         return created;
       });
@@ -135,7 +135,12 @@ export class BindingService {
   }
 
   private names(cluster: Cluster, stream: Stream) {
-    return { namespace: this.deps.namespace, cluster: cluster.name, stream: stream.name };
+    return {
+      namespace: this.deps.namespace,
+      cluster: cluster.name,
+      stream: stream.name,
+      secrets: this.deps.providers.isSecret,
+    };
   }
 
   private fqn(cluster: string, stream: string): string {

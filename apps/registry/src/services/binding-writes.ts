@@ -1,4 +1,4 @@
-import { formatFqn, nextPhase, Phase } from "@stream-registry/core";
+import { formatFqn, nextPhase, Phase, type SecretKeyRule } from "@stream-registry/core";
 import { BINDING_JOB, enqueueJob, recordChange, type Binding, type Tx } from "@stream-registry/store";
 import { StaleRead } from "./optimistic.ts";
 import { configSetData } from "./change-data.ts";
@@ -16,7 +16,7 @@ export async function changeBinding(
   event: "desired-changed" | "delete-requested",
   data: Partial<Pick<Binding, "config" | "producerConfig" | "consumerConfig">>,
   actor: string,
-  names: { namespace: string; stream: string; cluster: string },
+  names: { namespace: string; stream: string; cluster: string; secrets: SecretKeyRule },
 ): Promise<Binding> {
   const deleting = event === "delete-requested";
   const written = await tx.binding.updateMany({
@@ -39,7 +39,7 @@ export async function changeBinding(
     action: deleting ? "delete-requested" : "updated",
     generation: updated.generation,
     actor,
-    data: deleting ? {} : configSetData(updated),
+    data: deleting ? {} : configSetData(updated, names.secrets),
   });
   if (deleting && binding.isDefault) await promoteNextDefault(tx, binding.streamId, actor, names);
   return updated;

@@ -3,9 +3,10 @@ import {
   decodeCursor,
   encodeCursor,
   ErrorCode,
-  isSecretKey,
+  redactValue,
   RegistryError,
   type ConfigValue,
+  type SecretKeyRule,
 } from "@stream-registry/core";
 import type { Binding, Change, Cluster, Prisma, Stream } from "@stream-registry/store";
 import type { ServiceDeps } from "./deps.ts";
@@ -47,10 +48,12 @@ export interface BindingFilter {
 
 /** Read side: lists with filters and stable keyset pagination. */
 export class Catalog {
-  constructor(private readonly deps: Pick<ServiceDeps, "db">) {}
+  constructor(private readonly deps: Pick<ServiceDeps, "db" | "providers">) {}
 
   async streams(filter: NameFilter | null | undefined, args: PageArgs): Promise<Page<Stream>> {
-    const where: Prisma.StreamWhereInput = { AND: [nameWhere(filter), ...configWhere(filter?.config)] };
+    const where: Prisma.StreamWhereInput = {
+      AND: [nameWhere(filter), ...configWhere(filter?.config, this.deps.providers.isSecret)],
+    };
     const take = checkPageSize(args.first, ["first"]);
     const after = args.after ? cursorFields(args.after, { name: "string" }).name : undefined;
     const rows = await this.deps.db.prisma.stream.findMany({
@@ -71,7 +74,7 @@ export class Catalog {
     const where: Prisma.ClusterWhereInput = {
       AND: [
         nameWhere(filter),
-        ...configWhere(filter?.config),
+        ...configWhere(filter?.config, this.deps.providers.isSecret),
         filter?.provider ? { provider: filter.provider } : {},
       ],
     };
@@ -192,8 +195,14 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, "\\$&");
 }
 
-/** Secrets are write-only: filtering on one would let a caller confirm a guessed value. */
-function configWhere(entries: ConfigEntryFilter[] | null | undefined): { config: Prisma.JsonFilter }[] {
+/**
+ * Secrets are write-only: filtering on one (a secret key, providers' included, or a value with
+ * a password in it) would let a caller confirm a guessed value.
+ */
+function configWhere(
+  entries: ConfigEntryFilter[] | null | undefined,
+  secrets: SecretKeyRule,
+): { config: Prisma.JsonFilter }[] {
   return (entries ?? []).map((entry, i) => {
     if ([entry.map, entry.key, entry.value].some((v) => typeof v === "string" && v.includes("\u0000"))) {
       throw new RegistryError(ErrorCode.INVALID_INPUT, "config filters must not contain a NUL character", [
@@ -202,13 +211,20 @@ function configWhere(entries: ConfigEntryFilter[] | null | undefined): { config:
         String(i),
       ]);
     }
-    if (isSecretKey(entry.key)) {
+    if (secrets(entry.map, entry.key)) {
       throw new RegistryError(ErrorCode.INVALID_INPUT, `cannot filter on secret key "${entry.key}"`, [
         "filter",
         "config",
         String(i),
         "key",
       ]);
+    }
+    if (redactValue(entry.map, entry.key, entry.value, secrets) !== entry.value) {
+      throw new RegistryError(
+        ErrorCode.INVALID_INPUT,
+        `cannot filter on a value with credentials in it (key "${entry.key}")`,
+        ["filter", "config", String(i), "value"],
+      );
     }
     return { config: { path: [entry.map, entry.key], equals: entry.value } };
   });

@@ -1,4 +1,4 @@
-import { redactSecrets, type ConfigMaps } from "@stream-registry/core";
+import { redactSecrets, type ConfigMaps, type SecretKeyRule } from "@stream-registry/core";
 import type { Prisma } from "@stream-registry/store";
 
 interface WithConfigSet {
@@ -8,18 +8,45 @@ interface WithConfigSet {
 }
 
 /**
- * What a stream or binding became, for its change-log entry. Secrets are removed: the log is
- * an audit trail and the feed parent registries read.
+ * What a stream or binding became, for its change-log entry. Secrets are removed (by the
+ * registry's rule, `secrets`, providers' keys included): the log is an audit trail and the feed
+ * parent registries read.
  */
-export function configSetData(row: WithConfigSet): Prisma.InputJsonValue {
+export function configSetData(row: WithConfigSet, secrets: SecretKeyRule): Prisma.InputJsonValue {
   return {
-    config: redactSecrets(row.config as ConfigMaps),
-    producerConfig: redactSecrets(row.producerConfig as ConfigMaps),
-    consumerConfig: redactSecrets(row.consumerConfig as ConfigMaps),
+    config: redactSecrets(row.config as ConfigMaps, secrets),
+    producerConfig: redactSecrets(row.producerConfig as ConfigMaps, secrets),
+    consumerConfig: redactSecrets(row.consumerConfig as ConfigMaps, secrets),
   };
 }
 
 /** What a cluster became, for its change-log entry. */
-export function clusterData(row: { provider: string; config: unknown }): Prisma.InputJsonValue {
-  return { provider: row.provider, config: redactSecrets(row.config as ConfigMaps) };
+export function clusterData(
+  row: { provider: string; config: unknown },
+  secrets: SecretKeyRule,
+): Prisma.InputJsonValue {
+  return { provider: row.provider, config: redactSecrets(row.config as ConfigMaps, secrets) };
+}
+
+const CONFIG_FIELDS = ["config", "producerConfig", "consumerConfig"] as const;
+
+/**
+ * A change-log entry's data as it may be shown: its config maps redacted again by today's rule,
+ * since entries written before a key counted as secret (an older rule, a provider loaded since)
+ * may hold it in clear. Redacting what is already redacted changes nothing.
+ */
+export function redactChangeData(data: unknown, secrets: SecretKeyRule): unknown {
+  if (!isJsonObject(data)) return data;
+  const shown: Record<string, unknown> = { ...data };
+  for (const field of CONFIG_FIELDS) {
+    const maps = shown[field];
+    if (isJsonObject(maps) && Object.values(maps).every(isJsonObject)) {
+      shown[field] = redactSecrets(maps as ConfigMaps, secrets);
+    }
+  }
+  return shown;
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

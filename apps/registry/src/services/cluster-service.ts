@@ -1,25 +1,10 @@
-import {
-  checkConfigMaps,
-  checkName,
-  configMapsEqual,
-  ErrorCode,
-  fqnPrefix,
-  RegistryError,
-  type ConfigMaps,
-  type UserError,
-} from "@stream-registry/core";
+import { configMapsEqual, ErrorCode, fqnPrefix, RegistryError, type ConfigMaps } from "@stream-registry/core";
 import { recordChange, touchBindings, writeTransaction, type Cluster } from "@stream-registry/store";
 import { recordProbe } from "../health/cluster-health.ts";
-import { registryOnlyProvider } from "../providers/registry-only.ts";
+import { checkClusterInput, type DeclareClusterInput } from "./cluster-input.ts";
 import type { Actor, ServiceDeps } from "./deps.ts";
-import { collect, pushIf, throwIfAny } from "./user-errors.ts";
+import { retryOnStale, StaleRead } from "./optimistic.ts";
 import { clusterData } from "./change-data.ts";
-
-export interface DeclareClusterInput {
-  name: string;
-  provider?: string | null;
-  config?: unknown;
-}
 
 export class ClusterService {
   constructor(private readonly deps: ServiceDeps) {}
@@ -27,27 +12,19 @@ export class ClusterService {
   /**
    * DECLARE CLUSTER: creates the cluster, or brings an existing one to the given provider and
    * config. A changed config re-realizes the cluster's bindings (how to reach it may have changed).
+   * A config giving a secret in clear is a change even if equal to the stored one, so that the
+   * answer never confirms a guess; "********" where a query showed it keeps the stored secret.
    */
-  async declare(
+  declare(input: DeclareClusterInput, actor: Actor): Promise<{ cluster: Cluster; created: boolean }> {
+    return retryOnStale(() => this.declareOnce(input, actor));
+  }
+
+  private async declareOnce(
     input: DeclareClusterInput,
     { actor }: Actor,
   ): Promise<{ cluster: Cluster; created: boolean }> {
-    const errors: UserError[] = [];
-    pushIf(errors, checkName(input.name, ["input", "name"], "cluster name"));
-    const kind = input.provider ?? registryOnlyProvider.kind;
-    const provider = collect(errors, () => this.deps.providers.require(kind, ["input", "provider"]));
-    const config = (input.config ?? {}) as ConfigMaps;
-    const shapeErrors = checkConfigMaps(config, ["input", "config"]);
-    errors.push(...shapeErrors);
-    if (shapeErrors.length === 0) {
-      errors.push(...this.deps.providers.checkOwnedMaps(config, "cluster", ["input", "config"]));
-      if (provider)
-        errors.push(
-          ...this.deps.providers.checkRequiredMaps(provider, config, "cluster", ["input", "config"]),
-        );
-    }
-    throwIfAny(errors);
-    const probe = await this.deps.providers.validateCluster(provider!, input.name, config, [
+    const { kind, provider, config, before, givesSecrets } = await checkClusterInput(this.deps, input);
+    const probe = await this.deps.providers.validateCluster(provider, input.name, config, [
       "input",
       "config",
     ]);
@@ -57,6 +34,7 @@ export class ClusterService {
         where: { name: input.name },
         include: { _count: { select: { bindings: true } } },
       });
+      if (existing?.id !== before?.id || existing?.generation !== before?.generation) throw new StaleRead();
       if (!existing) {
         const cluster = await tx.cluster.create({ data: { name: input.name, provider: kind, config } });
         await recordChange(tx, {
@@ -65,11 +43,12 @@ export class ClusterService {
           action: "created",
           generation: 1,
           actor,
-          data: clusterData(cluster),
+          data: clusterData(cluster, this.deps.providers.isSecret),
         });
         return { cluster, created: true };
       }
-      if (existing.provider === kind && configMapsEqual(existing.config as ConfigMaps, config)) {
+      const same = existing.provider === kind && configMapsEqual(existing.config as ConfigMaps, config);
+      if (same && !givesSecrets) {
         const { _count, ...cluster } = existing;
         return { cluster, created: false };
       }
@@ -90,7 +69,7 @@ export class ClusterService {
         action: "updated",
         generation: cluster.generation,
         actor,
-        data: clusterData(cluster),
+        data: clusterData(cluster, this.deps.providers.isSecret),
       });
       await touchBindings(tx, { clusterId: cluster.id }, fqnPrefix(this.deps.namespace), actor);
       return { cluster, created: false };

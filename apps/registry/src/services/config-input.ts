@@ -1,4 +1,11 @@
-import { checkConfigMaps, mergeConfigMaps, type ConfigMaps, type UserError } from "@stream-registry/core";
+import {
+  checkConfigMaps,
+  givesSecrets,
+  keepStoredSecrets,
+  mergeConfigMaps,
+  type ConfigMaps,
+  type UserError,
+} from "@stream-registry/core";
 import type { ConfigScope } from "@stream-registry/provider-api";
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
 
@@ -23,7 +30,8 @@ const scopes = {
 
 /**
  * Checks the given sets (shape, then what providers say of the maps they own) and returns them
- * with `current` filling the ones not given.
+ * with `current` filling the ones not given. A value a query showed redacted ("********") stands
+ * for the value stored in `current`, so providers validate the real one.
  */
 export function checkConfigInput(
   input: ConfigInput,
@@ -39,11 +47,29 @@ export function checkConfigInput(
     const shapeErrors = checkConfigMaps(value, field);
     errors.push(...shapeErrors);
     if (shapeErrors.length > 0) continue;
-    const maps = value as ConfigMaps;
+    const { maps, errors: keepErrors } = keepStoredSecrets(
+      value as ConfigMaps,
+      current[key],
+      providers.isSecret,
+      field,
+    );
+    errors.push(...keepErrors);
+    if (keepErrors.length > 0) continue;
     errors.push(...providers.checkOwnedMaps(maps, scopes[key], field));
     result[key] = maps;
   }
   return result;
+}
+
+/**
+ * Whether the input gives a secret in clear. Call only on input `checkConfigInput` accepted. Such
+ * an update is a change even if the secret equals the stored one: skipping it would confirm a guess.
+ */
+export function givesSecretsIn(input: ConfigInput, providers: ProviderRegistry): boolean {
+  return (Object.keys(scopes) as (keyof ConfigSet)[]).some((key) => {
+    const value = input[key];
+    return value !== undefined && value !== null && givesSecrets(value as ConfigMaps, providers.isSecret);
+  });
 }
 
 export const EMPTY_CONFIG_SET: ConfigSet = { config: {}, producerConfig: {}, consumerConfig: {} };

@@ -20,6 +20,7 @@ import {
   configSetOf,
   effectiveConfigSet,
   EMPTY_CONFIG_SET,
+  givesSecretsIn,
   type ConfigInput,
   type ConfigSet,
 } from "./config-input.ts";
@@ -49,7 +50,7 @@ export class StreamService {
           action: "created",
           generation: 1,
           actor,
-          data: configSetData(stream),
+          data: configSetData(stream, this.deps.providers.isSecret),
         });
         return stream;
       });
@@ -67,7 +68,8 @@ export class StreamService {
   /**
    * Replaces the given sets of config maps. Every binding of the stream gets a new generation and
    * is reconciled, since what it realizes derives from the stream's maps. A no-op update changes
-   * nothing (no generation bump), so re-applying a declaration is cheap.
+   * nothing (no generation bump), so re-applying a declaration is cheap; one that gives a secret
+   * in clear is never a no-op (see givesSecretsIn).
    */
   update(input: StreamInput, { actor }: Actor): Promise<Stream> {
     return retryOnStale(async () => {
@@ -75,7 +77,8 @@ export class StreamService {
       const errors: UserError[] = [];
       const configs = checkConfigInput(input, configSetOf(current), this.deps.providers, errors);
       throwIfAny(errors);
-      if (sameConfigs(configs, configSetOf(current))) return current;
+      const noOp = sameConfigs(configs, configSetOf(current)) && !givesSecretsIn(input, this.deps.providers);
+      if (noOp) return current;
       const validated = await this.validateOnClusters(current, configs);
 
       const stream = await writeTransaction(this.deps.db.prisma, async (tx) => {
@@ -96,7 +99,7 @@ export class StreamService {
           action: "updated",
           generation: updated.generation,
           actor,
-          data: configSetData(updated),
+          data: configSetData(updated, this.deps.providers.isSecret),
         });
         await touchBindings(tx, { streamId: updated.id }, fqnPrefix(this.deps.namespace), actor);
         return updated;
@@ -156,6 +159,7 @@ export class StreamService {
           namespace: this.deps.namespace,
           cluster: cluster.name,
           stream: name,
+          secrets: this.deps.providers.isSecret,
         });
       }
       return { stream: { ...stream, deleting: true }, deleted: false };

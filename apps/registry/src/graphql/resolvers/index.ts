@@ -1,9 +1,10 @@
 import type { Resolvers } from "../../generated/resolvers-types.ts";
-import { ConfigMapsScalar, ConfigValueScalar, DateTimeScalar, JSONScalar } from "../scalars.ts";
+import { ConfigValueScalar, DateTimeScalar, JSONScalar } from "../scalars.ts";
 import { BindingType, Cluster, Namespace, ResourceStatus, Stream } from "./entities.ts";
 import { Mutation } from "./mutation.ts";
 import { Query } from "./query.ts";
 
+/** All resolvers but those that depend on the loaded providers' secret keys (see ../schema.ts). */
 export const resolvers: Resolvers = {
   Query,
   Mutation,
@@ -13,7 +14,6 @@ export const resolvers: Resolvers = {
   Binding: BindingType,
   ResourceStatus,
   Change: { seq: (change) => change.seq.toString() },
-  ConfigMaps: ConfigMapsScalar,
   ConfigValue: ConfigValueScalar,
   DateTime: DateTimeScalar,
   JSON: JSONScalar,

@@ -1,0 +1,175 @@
+import { describe, expect, it } from "vitest";
+import { recordChange, writeTransaction } from "@stream-registry/store";
+import {
+  CREATE_BINDING,
+  CREATE_STREAM,
+  DECLARE_CLUSTER,
+  UPDATE_BINDING,
+  UPDATE_STREAM,
+  type UserErrorView,
+} from "./support/operations.ts";
+import { testProviderModule, useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
+
+const R = "********";
+type Maps = Record<string, Record<string, string | number | boolean>>;
+type Entity = { generation: number; config: Maps };
+type Payload = {
+  userErrors: UserErrorView[];
+  created?: boolean;
+  stream?: Entity;
+  cluster?: Entity;
+  binding?: Entity;
+};
+
+// A sink's maps as a client writes them, and as every query must show them.
+const sink = {
+  "db.sink": { "connection.url": "postgresql://app:pw-1@db:5432/widgets", db_password: "pw-2", host: "db" },
+  "acme.kafka": { owner: "bob@acme.com", team: "widgets-team", "alerts.webhook": "https://chat/hook-3" },
+};
+const shown = {
+  "db.sink": { "connection.url": `postgresql://app:${R}@db:5432/widgets`, db_password: R, host: "db" },
+  "acme.kafka": { owner: "bob@acme.com", team: "widgets-team", "alerts.webhook": R },
+};
+
+async function mutate(r: TestRegistry, mutation: string, input: unknown): Promise<Payload> {
+  return Object.values(await r.query<Record<string, Payload>>(mutation, { input }))[0]!;
+}
+
+describe("secrets are write-only", () => {
+  const registry = useTestRegistry("pglite", {
+    REGISTRY_PROVIDERS: `${testProviderModule},@stream-registry/provider-acme`,
+  });
+  const stored = async (name: string) =>
+    (await registry().db.prisma.stream.findUniqueOrThrow({ where: { name } })).config as Maps;
+
+  it("shows secrets redacted, a provider's own secret key included, and keeps them when written back", async () => {
+    const r = registry();
+    const created = await mutate(r, CREATE_STREAM, { name: "sec_keep", config: sink });
+    expect(created.stream?.config).toEqual(shown);
+    // Write back exactly what the query showed, changing one public value: the secrets stay.
+    const host = { ...shown, "db.sink": { ...shown["db.sink"], host: "db2" } };
+    const updated = await mutate(r, UPDATE_STREAM, { name: "sec_keep", config: host });
+    expect(updated.userErrors).toEqual([]);
+    expect(updated.stream?.config).toEqual(host);
+    expect(await stored("sec_keep")).toEqual({ ...sink, "db.sink": { ...sink["db.sink"], host: "db2" } });
+    // Writing back everything unchanged is a no-op.
+    const again = await mutate(r, UPDATE_STREAM, { name: "sec_keep", config: host });
+    expect(again.stream?.generation).toBe(updated.stream?.generation);
+  });
+
+  it("clears a secret left out of the map, and refuses a placeholder with nothing to keep", async () => {
+    const r = registry();
+    await mutate(r, CREATE_STREAM, { name: "sec_clear", config: sink });
+    const { db_password: _cleared, ...rest } = shown["db.sink"];
+    const cleared = await mutate(r, UPDATE_STREAM, {
+      name: "sec_clear",
+      config: { ...shown, "db.sink": rest },
+    });
+    expect(cleared.stream?.config["db.sink"]).toEqual(rest);
+    expect((await stored("sec_clear"))["db.sink"]).not.toHaveProperty("db_password");
+    const refused = await mutate(r, UPDATE_STREAM, { name: "sec_clear", config: shown });
+    expect(refused.userErrors).toEqual([
+      expect.objectContaining({
+        code: "INVALID_INPUT",
+        field: ["input", "config", "db.sink", "db_password"],
+        message: expect.stringContaining("nothing is stored under that key to keep"),
+      }),
+    ]);
+    expect((await stored("sec_clear"))["db.sink"]).not.toHaveProperty("db_password");
+    const fresh = await mutate(r, CREATE_STREAM, { name: "sec_fresh", config: shown });
+    expect(fresh.userErrors.map((e) => e.field.join("."))).toEqual([
+      "input.config.db.sink.connection.url",
+      "input.config.db.sink.db_password",
+      "input.config.acme.kafka.alerts.webhook",
+    ]);
+  });
+
+  it("keeps binding overrides and cluster configs written back the same way", async () => {
+    const r = registry();
+    const vault = { vault: { token: "t-1", "api-key": "k-1" } };
+    const declared = await mutate(r, DECLARE_CLUSTER, { name: "sec-c", config: vault });
+    expect(declared.cluster?.config).toEqual({ vault: { token: R, "api-key": R } });
+    const redeclared = await mutate(r, DECLARE_CLUSTER, { name: "sec-c", config: declared.cluster!.config });
+    expect(redeclared.cluster?.generation).toBe(declared.cluster?.generation); // unchanged: a no-op
+    const cluster = await r.db.prisma.cluster.findUniqueOrThrow({ where: { name: "sec-c" } });
+    expect(cluster.config).toEqual(vault);
+
+    await mutate(r, CREATE_STREAM, { name: "sec_bound", config: {} });
+    await mutate(r, CREATE_BINDING, { stream: "sec_bound", cluster: "sec-c", config: vault });
+    const updated = await mutate(r, UPDATE_BINDING, {
+      stream: "sec_bound",
+      cluster: "sec-c",
+      config: { vault: { token: R, "api-key": "k-2" } },
+    });
+    expect(updated.binding?.config).toEqual({ vault: { token: R, "api-key": R } });
+    const binding = await r.db.prisma.binding.findFirstOrThrow({ where: { stream: { name: "sec_bound" } } });
+    expect(binding.config).toEqual({ vault: { token: "t-1", "api-key": "k-2" } });
+  });
+
+  it("answers a right and a wrong guess of a secret alike: each is a change", async () => {
+    const r = registry();
+    const guess = async (mutation: string, input: Record<string, unknown>) => {
+      const { userErrors, created: _created, ...entities } = await mutate(r, mutation, input);
+      const { generation, ...rest } = Object.values(entities)[0]!;
+      return { generation, rest, userErrors };
+    };
+    const stream = (password: string) => ({ name: "sec_guess", config: { db: { password, host: "h" } } });
+    const first = await guess(CREATE_STREAM, stream("right"));
+    const right = await guess(UPDATE_STREAM, stream("right"));
+    const wrong = await guess(UPDATE_STREAM, stream("wrong"));
+    expect([right.generation - first.generation, wrong.generation - right.generation]).toEqual([1, 1]);
+    expect(wrong.rest).toEqual(right.rest);
+    expect(wrong.userErrors).toEqual(right.userErrors);
+
+    const cluster = (password: string) => ({ name: "sec-guess", config: { db: { password } } });
+    const declared = await guess(DECLARE_CLUSTER, cluster("right"));
+    const rightC = await guess(DECLARE_CLUSTER, cluster("right"));
+    const wrongC = await guess(DECLARE_CLUSTER, cluster("wrong"));
+    expect([rightC.generation - declared.generation, wrongC.generation - rightC.generation]).toEqual([1, 1]);
+    expect(wrongC.rest).toEqual(rightC.rest);
+  });
+
+  it("refuses filters on secret keys, a provider's included, and on values with credentials", async () => {
+    const r = registry();
+    await mutate(r, CREATE_STREAM, { name: "sec_filter", config: { ...sink, mine: { host: "filtered" } } });
+    const filter = (map: string, key: string, value: string) =>
+      r.request(`query($f: StreamFilter) { streams(filter: $f) { totalCount } }`, {
+        f: { config: [{ map, key, value }] },
+      });
+    for (const [map, key, value, field] of [
+      ["db.sink", "db_password", "pw-2", "key"],
+      ["acme.kafka", "alerts.webhook", "https://chat/hook-3", "key"],
+      ["db.sink", "connection.url", sink["db.sink"]["connection.url"], "value"],
+    ] as const) {
+      const { errors, data } = await filter(map, key, value);
+      expect(data).toBeNull();
+      expect(errors?.[0]?.extensions).toMatchObject({
+        code: "INVALID_INPUT",
+        field: ["filter", "config", "0", field],
+      });
+    }
+    expect((await filter("mine", "host", "filtered")).data).toEqual({ streams: { totalCount: 1 } });
+  });
+
+  it("keeps secrets out of the change log, also from entries written under an older rule", async () => {
+    const r = registry();
+    await mutate(r, CREATE_STREAM, { name: "sec_log", config: sink });
+    await writeTransaction(r.db.prisma, (tx) =>
+      recordChange(tx, {
+        entityType: "stream",
+        entityKey: "sec_old",
+        action: "created",
+        generation: 1,
+        actor: "older-registry",
+        data: { config: sink, producerConfig: {}, consumerConfig: {} },
+      }),
+    );
+    const { changes } = await r.query<{
+      changes: { nodes: { entityKey: string; data: { config: Maps } }[] };
+    }>(`{ changes(first: 500) { nodes { entityKey data } } }`);
+    const entries = changes.nodes.filter((c) => c.entityKey === "sec_log" || c.entityKey === "sec_old");
+    expect(entries.map((c) => c.data.config)).toEqual([shown, shown]);
+    const stored = await r.db.prisma.change.findMany({ where: { entityKey: "sec_log" } });
+    expect(JSON.stringify(stored.map((c) => c.data))).not.toMatch(/pw-1|pw-2|hook-3/);
+  });
+});
