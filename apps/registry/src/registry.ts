@@ -54,7 +54,7 @@ export async function startRegistry(
     const migrations = new MigrationGuard(db, logger);
 
     const apollo = new ApolloServer<GraphQLContext>({
-      schema: buildSchema(),
+      schema: buildSchema(providers.isSecret),
       formatError: createErrorFormatter(config.production),
       includeStacktraceInErrorResponses: false,
       // Apollo's own handler would stop it and re-raise the signal, killing the process before
