@@ -34,6 +34,13 @@ function onSignal(signal: NodeJS.Signals): void {
 process.on("SIGTERM", onSignal);
 process.on("SIGINT", onSignal);
 
+// graphql-js 16 leaves a list's other item promises unawaited when one item fails at once (e.g. a
+// request stopped by its run-time budget); their rejections are already answered as that request's
+// error and must not end the process, as Node's default would.
+process.on("unhandledRejection", (reason) => {
+  logger.warn({ err: reason }, "unhandled rejection (logged, not fatal)");
+});
+
 async function shutDown(): Promise<void> {
   const registry = await starting;
   // Requests and reconciles each get SHUTDOWN_TIMEOUT_MS (registry.stop), closing gets the rest.

@@ -4,6 +4,10 @@ import { migrate, openDatabase, type Database } from "@stream-registry/store";
 import type { RegistryConfig } from "./config.ts";
 import type { GraphQLContext } from "./graphql/context.ts";
 import { createErrorFormatter, errorLoggingPlugin } from "./graphql/errors.ts";
+import { inputTextPlugin } from "./graphql/guards/input-text.ts";
+import { knownOperationTypesRule } from "./graphql/guards/operation-types.ts";
+import { queryBudgetPlugin } from "./graphql/guards/budget-plugin.ts";
+import { staticLimitRules } from "./graphql/guards/static-rules.ts";
 import { createLoaders } from "./graphql/loaders.ts";
 import { operationNamePlugin } from "./graphql/operation-name-plugin.ts";
 import { buildSchema } from "./graphql/schema.ts";
@@ -60,7 +64,12 @@ export async function startRegistry(
       // Apollo's own handler would stop it and re-raise the signal, killing the process before
       // main.ts drains requests, gives back job leases and closes the database.
       stopOnTerminationSignals: false,
+      // No "Did you mean" in production: a stranger learns nothing of the schema from typos.
+      hideSchemaDetailsFromClientErrors: config.production,
+      validationRules: [knownOperationTypesRule, ...staticLimitRules(config.queryLimits)],
       plugins: [
+        inputTextPlugin(),
+        queryBudgetPlugin(config.queryLimits),
         errorLoggingPlugin((error, requestId) => migrations.notice(error, requestId)),
         operationNamePlugin(),
       ],
@@ -74,6 +83,7 @@ export async function startRegistry(
     await apollo.start();
     const server = createHttpServer({
       apollo,
+      maxTokens: config.queryLimits.maxTokens,
       logger,
       createContext: (requestId, actor) => ({
         requestId,

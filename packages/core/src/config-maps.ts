@@ -1,8 +1,10 @@
+import { CONFIG_LIMITS, numberProblem } from "./config-limits.ts";
 import { ErrorCode, userError } from "./errors.ts";
 import type { UserError } from "./errors.ts";
 import { MAX_NAME_LENGTH } from "./names.ts";
 import { describeValue, isPlainObject } from "./plain-object.ts";
 import { quote } from "./quote.ts";
+import { textProblem } from "./text.ts";
 
 export type ConfigValue = string | number | boolean;
 /** Key-value pairs for one stream platform or enterprise, e.g. "apache.kafka" or "acme.kafka". */
@@ -20,6 +22,8 @@ export function checkConfigMaps(value: unknown, field: string[]): UserError[] {
   if (!isPlainObject(value)) {
     return [invalid(field, `config maps must be an object of config maps, got ${describeValue(value)}`)];
   }
+  const sizeProblem = checkSetSize(value);
+  if (sizeProblem) return [invalid(field, sizeProblem)];
   const errors: UserError[] = [];
   for (const [mapName, map] of Object.entries(value)) {
     const mapField = [...field, mapName];
@@ -30,6 +34,16 @@ export function checkConfigMaps(value: unknown, field: string[]): UserError[] {
         invalid(
           mapField,
           `config map ${quote(mapName)} must be an object of key-value pairs, got ${describeValue(map)}`,
+        ),
+      );
+      continue;
+    }
+    const keys = Object.keys(map).length;
+    if (keys > CONFIG_LIMITS.maxKeysPerMap) {
+      errors.push(
+        invalid(
+          mapField,
+          `config map ${quote(mapName)} has ${keys} keys; the maximum is ${CONFIG_LIMITS.maxKeysPerMap}`,
         ),
       );
       continue;
@@ -62,21 +76,50 @@ function checkKey(key: string): string | undefined {
     return `has a key ${key.length} characters long; the maximum is ${MAX_KEY_LENGTH}`;
   }
   if (key === FORBIDDEN_KEY) return `must not have the key "${FORBIDDEN_KEY}"`;
-  if (key.includes("\u0000"))
-    return `has a key ${quote(key)} with a NUL character, which PostgreSQL cannot store`;
-  return undefined;
+  const problem = textProblem(key);
+  return problem && `has a key ${quote(key)} that ${problem}`;
 }
 
 function checkValue(key: string, value: unknown): string | undefined {
-  const ok =
-    typeof value === "string" ||
-    typeof value === "boolean" ||
-    (typeof value === "number" && Number.isFinite(value));
-  if (typeof value === "string" && value.includes("\u0000")) {
-    return `key ${quote(key)} has a value with a NUL character, which PostgreSQL cannot store`;
+  if (typeof value === "boolean") return undefined;
+  if (typeof value === "number" && Number.isFinite(value)) {
+    const problem = numberProblem(value);
+    return problem && `key ${quote(key)} has a number that ${problem}`;
   }
-  if (ok) return undefined;
-  return `key ${quote(key)} must be a string, a finite number or a boolean, got ${describeValue(value)}`;
+  if (typeof value !== "string") {
+    return `key ${quote(key)} must be a string, a finite number or a boolean, got ${describeValue(value)}`;
+  }
+  if (value.length > CONFIG_LIMITS.maxValueLength) {
+    return `key ${quote(key)} has a value ${value.length} characters long; the maximum is ${CONFIG_LIMITS.maxValueLength}`;
+  }
+  const problem = textProblem(value);
+  return problem && `key ${quote(key)} has a value that ${problem}`;
+}
+
+/** Whole-set limits, checked first so a huge input is refused before it is walked key by key. */
+function checkSetSize(maps: Record<string, unknown>): string | undefined {
+  const count = Object.keys(maps).length;
+  if (count > CONFIG_LIMITS.maxMaps) {
+    return `${count} config maps given; the maximum is ${CONFIG_LIMITS.maxMaps}`;
+  }
+  const bytes = textBytes(maps);
+  if (bytes > CONFIG_LIMITS.maxTotalBytes) {
+    return `config maps are ${bytes} bytes of names, keys and values; the maximum is ${CONFIG_LIMITS.maxTotalBytes}`;
+  }
+  return undefined;
+}
+
+function textBytes(maps: Record<string, unknown>): number {
+  const encoder = new TextEncoder();
+  let bytes = 0;
+  for (const [name, map] of Object.entries(maps)) {
+    bytes += encoder.encode(name).length;
+    if (!isPlainObject(map)) continue;
+    for (const [key, value] of Object.entries(map)) {
+      bytes += encoder.encode(key).length + (typeof value === "string" ? encoder.encode(value).length : 8);
+    }
+  }
+  return bytes;
 }
 
 function invalid(field: string[], message: string): UserError {

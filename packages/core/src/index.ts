@@ -3,6 +3,8 @@ export * from "./names.ts";
 export * from "./config-maps.ts";
 export * from "./secrets.ts";
 export * from "./secret-write-back.ts";
+export * from "./config-limits.ts";
+export * from "./text.ts";
 export * from "./phase.ts";
 export * from "./backoff.ts";
 export * from "./cursor.ts";

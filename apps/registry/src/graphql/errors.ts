@@ -1,4 +1,3 @@
-import { unwrapResolverError } from "@apollo/server/errors";
 import type { ApolloServerPlugin } from "@apollo/server";
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import { ErrorCode, RegistryError } from "@stream-registry/core";
@@ -68,7 +67,7 @@ export function errorLoggingPlugin(
       return {
         async didEncounterErrors({ errors, contextValue }) {
           for (const error of errors) {
-            const original = unwrapResolverError(error);
+            const original = rootCause(error);
             if (original instanceof RegistryError || !error.path) continue;
             contextValue.logger.error(
               { requestId: contextValue.requestId, err: original, path: error.path },

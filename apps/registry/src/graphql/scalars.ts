@@ -1,5 +1,11 @@
 import { GraphQLError, GraphQLScalarType, Kind, valueFromASTUntyped } from "graphql";
-import { redactSecrets, type ConfigMaps, type ConfigValue, type SecretKeyRule } from "@stream-registry/core";
+import {
+  numberProblem,
+  redactSecrets,
+  type ConfigMaps,
+  type ConfigValue,
+  type SecretKeyRule,
+} from "@stream-registry/core";
 
 /**
  * Config maps pass through as JSON; their rules are checked by the services, which can name the
@@ -21,7 +27,7 @@ export const ConfigValueScalar = new GraphQLScalarType<ConfigValue, ConfigValue>
   parseValue: (value) => checkConfigValue(value),
   parseLiteral: (ast) => {
     if (ast.kind === Kind.STRING || ast.kind === Kind.BOOLEAN) return ast.value;
-    if (ast.kind === Kind.INT || ast.kind === Kind.FLOAT) return Number(ast.value);
+    if (ast.kind === Kind.INT || ast.kind === Kind.FLOAT) return checkConfigValue(Number(ast.value));
     throw new GraphQLError("ConfigValue must be a string, number or boolean");
   },
 });
@@ -35,7 +41,11 @@ export const DateTimeScalar = new GraphQLScalarType<Date, string>({
 
 function checkConfigValue(value: unknown): ConfigValue {
   if (typeof value === "string" || typeof value === "boolean") return value;
-  if (typeof value === "number" && Number.isFinite(value)) return value;
+  if (typeof value === "number" && Number.isFinite(value)) {
+    const problem = numberProblem(value);
+    if (problem) throw new GraphQLError(`ConfigValue ${problem}`);
+    return value;
+  }
   throw new GraphQLError("ConfigValue must be a string, finite number or boolean");
 }
 

@@ -60,6 +60,18 @@ export const readCases: HostileCase[] = [
     request: { query: STREAMS, variables: { f: { config: Array.from({ length: n }, () => entry) } } },
     code: INVALID,
   })),
+  ...[2 ** 53, 18446744073709551616].map((value) => ({
+    name: `a config filter value of ${value}`,
+    request: { query: STREAMS, variables: { f: { config: [{ ...entry, value }] } } },
+    code: "BAD_USER_INPUT",
+  })),
+  {
+    name: "a config filter value of 2^64 as a literal",
+    request: {
+      query: `{ streams(filter: { config: [{ map: "m", key: "k", value: 18446744073709551616 }] }) { totalCount } }`,
+    },
+    code: "GRAPHQL_VALIDATION_FAILED",
+  },
   {
     name: "a config filter on a secret key",
     request: {

@@ -96,7 +96,14 @@ export function launchRegistry(env: Record<string, string>, launcher: Launcher =
     },
     60_000,
     "the registry process to start",
-  ).then((url) => url ?? undefined);
+  ).then(
+    (url) => url ?? undefined,
+    (error: unknown) => {
+      // A registry that never said it started must not outlive the test that waited for it.
+      child.kill("SIGKILL");
+      throw error;
+    },
+  );
   return {
     started,
     pid: child.pid!,

@@ -20,8 +20,10 @@ export function queryBudgetPlugin(limits: QueryLimits): ApolloServerPlugin<Graph
         async didResolveOperation({ schema, document, request, operationName }) {
           checkCost({ schema, document, operationName }, request.variables, limits);
         },
-        async executionDidStart() {
+        async executionDidStart({ operation }) {
           const started = performance.now();
+          // A mutation's own work (its write) must not be cut short and then reported as refused.
+          const timed = operation?.operation === "query";
           let fields = 0;
           return {
             willResolveField() {
@@ -29,8 +31,9 @@ export function queryBudgetPlugin(limits: QueryLimits): ApolloServerPlugin<Graph
               fields += 1;
               const elapsed = performance.now() - started;
               if (fields > limits.maxFields) {
-                exceeded = queryLimitError("fields", limits.maxFields, fields, "fields resolved");
-              } else if (elapsed > limits.timeoutMs) {
+                const unit = timed ? "fields resolved" : "fields resolved (the mutation itself was applied)";
+                exceeded = queryLimitError("fields", limits.maxFields, fields, unit);
+              } else if (timed && elapsed > limits.timeoutMs) {
                 exceeded = queryLimitError("time", limits.timeoutMs, Math.round(elapsed), "ms spent");
               }
               if (exceeded) throw exceeded;

@@ -1,0 +1,154 @@
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse, specifiedRules, validate } from "graphql";
+import { checkCost } from "../src/graphql/guards/cost.ts";
+import { DEFAULT_QUERY_LIMITS } from "../src/graphql/guards/query-limits.ts";
+import { staticLimitRules } from "../src/graphql/guards/static-rules.ts";
+import { checkTokens } from "../src/graphql/guards/tokens.ts";
+import { buildSchema } from "../src/graphql/schema.ts";
+import { CREATE_BINDING, CREATE_STREAM, DECLARE_CLUSTER } from "./support/operations.ts";
+import { postGraphQL } from "./support/graphql-client.ts";
+import { spawnRegistry, type RegistryProcess } from "./support/registry-process.ts";
+
+const STREAM_BINDINGS = `{ stream(name: "wide") { bindings { fqn status { phase generation } } } }`;
+
+/** A registry as users run it: its own process, in production mode. */
+function useRegistryProcess(env: Record<string, string>): () => RegistryProcess {
+  let registry: RegistryProcess | undefined;
+  let dataDir: string | undefined;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), "sr-budget-"));
+    registry = await spawnRegistry({
+      NODE_ENV: "production",
+      REGISTRY_DATA_DIR: dataDir,
+      LOG_LEVEL: "info",
+      ...env,
+    });
+  }, 60_000);
+  afterAll(async () => {
+    registry?.kill("SIGTERM");
+    await registry?.exited;
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+  return () => registry!;
+}
+
+async function mutate(url: string, query: string, input: Record<string, unknown>): Promise<void> {
+  const { data, errors } = await postGraphQL(url, query, { input });
+  expect(errors).toBeUndefined();
+  expect(JSON.stringify(data)).toContain('"userErrors":[]');
+}
+
+describe("the run-time budget", () => {
+  // The estimate assumes one binding per stream, so only the budget can stop a wide stream.
+  const registry = useRegistryProcess({ QUERY_ASSUMED_LIST_SIZE: "1", QUERY_MAX_FIELDS: "60" });
+
+  it("stops a request that resolves more fields than allowed, answers with the refusal alone, and stays up", async () => {
+    const { url } = registry();
+    await mutate(url, CREATE_STREAM, { name: "wide" });
+    for (let i = 0; i < 20; i += 1) {
+      await mutate(url, DECLARE_CLUSTER, { name: `c${i}` });
+      await mutate(url, CREATE_BINDING, { stream: "wide", cluster: `c${i}` });
+    }
+    for (let round = 0; round < 5; round += 1) {
+      const answer = await postGraphQL(url, STREAM_BINDINGS);
+      expect(answer.data ?? null).toBeNull();
+      expect(answer.errors).toEqual([
+        expect.objectContaining({
+          message: expect.stringContaining("fields limit"),
+          extensions: expect.objectContaining({
+            code: "QUERY_LIMIT_EXCEEDED",
+            limit: "fields",
+            max: 60,
+            found: 61,
+          }),
+        }),
+      ]);
+    }
+    // Within the budget, the same shape answers, from the same process.
+    const narrow = await postGraphQL(url, `{ stream(name: "wide") { bindings { fqn } } }`);
+    expect(narrow.errors).toBeUndefined();
+    expect(
+      registry()
+        .entries()
+        .filter((e) => e.msg === "resolver failed"),
+    ).toEqual([]);
+  });
+});
+
+describe("the time budget", () => {
+  const registry = useRegistryProcess({ QUERY_TIMEOUT_MS: "1" });
+
+  it("stops a query that runs longer than allowed, but never a mutation's own work", async () => {
+    const { url } = registry();
+    // Each mutation takes longer than 1 ms: they still answer in full.
+    await mutate(url, CREATE_STREAM, { name: "slow" });
+    await mutate(url, DECLARE_CLUSTER, { name: "c1" });
+    await mutate(url, CREATE_BINDING, { stream: "slow", cluster: "c1" });
+    // The bindings come from the database, which takes more than 1 ms to answer.
+    const answer = await postGraphQL(
+      url,
+      `{ streams { nodes { bindings { fqn cluster { health { status } } } } } }`,
+    );
+    expect(answer.errors).toEqual([
+      expect.objectContaining({
+        extensions: expect.objectContaining({ code: "QUERY_LIMIT_EXCEEDED", limit: "time", max: 1 }),
+      }),
+    ]);
+  });
+});
+
+describe("the default limits", () => {
+  const schema = buildSchema(() => false);
+  const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+  const documented = [...readme.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1]!);
+
+  it.each(documented.map((query, i) => [i + 1, query] as const))(
+    "let README query %i through",
+    (_n, query) => {
+      const document = parse(query);
+      expect(checkTokens(query, DEFAULT_QUERY_LIMITS.maxTokens)).toBeUndefined();
+      expect(
+        validate(schema, document, [...specifiedRules, ...staticLimitRules(DEFAULT_QUERY_LIMITS)]),
+      ).toEqual([]);
+      expect(() =>
+        checkCost({ schema, document, operationName: null }, {}, DEFAULT_QUERY_LIMITS),
+      ).not.toThrow();
+    },
+  );
+
+  it("let Apollo Sandbox's introspection query through", async () => {
+    const { getIntrospectionQuery } = await import("graphql");
+    const query = getIntrospectionQuery({
+      descriptions: true,
+      inputValueDeprecation: true,
+      specifiedByUrl: true,
+    });
+    const document = parse(query);
+    expect(checkTokens(query, DEFAULT_QUERY_LIMITS.maxTokens)).toBeUndefined();
+    expect(
+      validate(schema, document, [...specifiedRules, ...staticLimitRules(DEFAULT_QUERY_LIMITS)]),
+    ).toEqual([]);
+    expect(() =>
+      checkCost({ schema, document, operationName: null }, {}, DEFAULT_QUERY_LIMITS),
+    ).not.toThrow();
+  });
+
+  it("count a page of 500 streams by its size", () => {
+    const cost = (first: number) => {
+      const document = parse(`{ streams(first: ${first}) { nodes { name bindings { fqn } } } }`);
+      try {
+        checkCost({ schema, document, operationName: null }, {}, { ...DEFAULT_QUERY_LIMITS, maxCost: 1 });
+      } catch (error) {
+        return (error as { extensions: { found: number } }).extensions.found;
+      }
+      return 0;
+    };
+    // streams + first x (nodes + name + bindings + 10 assumed x fqn)
+    expect(cost(500)).toBe(1 + 500 * (1 + 1 + 1 + 10));
+    expect(cost(10)).toBe(1 + 10 * (1 + 1 + 1 + 10));
+  });
+});
