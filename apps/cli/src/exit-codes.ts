@@ -1,3 +1,5 @@
+import { ErrorCode, type RequestErrorCode } from "@stream-registry/core";
+
 /**
  * srctl's exit codes, one per category of outcome, so that a pipeline can tell "fix your input"
  * from "try again later" without parsing messages. Documented in docs/cli.md and `srctl --help`.
@@ -6,7 +8,7 @@ export enum ExitCode {
   OK = 0,
   /** The registry failed unexpectedly (INTERNAL_SERVER_ERROR, an unreadable response). */
   INTERNAL = 1,
-  /** Usage, syntax or input error (INVALID_INPUT, PROVIDER_REJECTED, a missing FILE). */
+  /** Usage, syntax or input error (INVALID_INPUT, PROVIDER_REJECTED, INCOMPATIBLE, a missing FILE). */
   BAD_INPUT = 2,
   /** A named object does not exist (NOT_FOUND). */
   NOT_FOUND = 3,
@@ -20,27 +22,45 @@ export enum ExitCode {
   UNSUPPORTED = 7,
   /** --wait saw the object FAILED, or it did not settle before --timeout. */
   WAIT_FAILED = 8,
+  /** The registry refused who is asking (UNAUTHENTICATED) or what they asked (FORBIDDEN). */
+  DENIED = 9,
   /** The caller cancelled the run (Ctrl-C): 128 + SIGINT, as shells report it. */
   CANCELLED = 130,
 }
 
-const byErrorCode: Record<string, ExitCode> = {
-  INVALID_INPUT: ExitCode.BAD_INPUT,
-  PROVIDER_REJECTED: ExitCode.BAD_INPUT,
-  QUERY_LIMIT_EXCEEDED: ExitCode.BAD_INPUT,
+/** Every registry code: a code added to core's ErrorCode does not compile until it is placed here. */
+const byErrorCode: Record<ErrorCode, ExitCode> = {
+  [ErrorCode.INVALID_INPUT]: ExitCode.BAD_INPUT,
+  [ErrorCode.PROVIDER_REJECTED]: ExitCode.BAD_INPUT,
+  [ErrorCode.INCOMPATIBLE]: ExitCode.BAD_INPUT,
+  [ErrorCode.QUERY_LIMIT_EXCEEDED]: ExitCode.BAD_INPUT,
+  [ErrorCode.NOT_FOUND]: ExitCode.NOT_FOUND,
+  [ErrorCode.ALREADY_EXISTS]: ExitCode.CONFLICT,
+  [ErrorCode.IN_USE]: ExitCode.CONFLICT,
+  [ErrorCode.BEING_DELETED]: ExitCode.CONFLICT,
+  [ErrorCode.UNSUPPORTED]: ExitCode.UNSUPPORTED,
+  [ErrorCode.UNAUTHENTICATED]: ExitCode.DENIED,
+  [ErrorCode.FORBIDDEN]: ExitCode.DENIED,
+  [ErrorCode.PROVIDER_UNAVAILABLE]: ExitCode.UNAVAILABLE,
+  [ErrorCode.DATABASE_UNAVAILABLE]: ExitCode.UNAVAILABLE,
+  // As an error the whole answer is missing; a partial answer is PARTIAL (a warning, not an error).
+  [ErrorCode.CHILD_UNAVAILABLE]: ExitCode.UNAVAILABLE,
+  [ErrorCode.INTERNAL_SERVER_ERROR]: ExitCode.INTERNAL,
+};
+
+/** Apollo Server's own request-level codes (core's REQUEST_ERROR_CODES), each placed too. */
+const byRequestErrorCode: Record<RequestErrorCode, ExitCode> = {
   BAD_USER_INPUT: ExitCode.BAD_INPUT,
   GRAPHQL_PARSE_FAILED: ExitCode.BAD_INPUT,
-  GRAPHQL_VALIDATION_FAILED: ExitCode.UNSUPPORTED,
   BAD_REQUEST: ExitCode.BAD_INPUT,
-  NOT_FOUND: ExitCode.NOT_FOUND,
-  ALREADY_EXISTS: ExitCode.CONFLICT,
-  IN_USE: ExitCode.CONFLICT,
-  BEING_DELETED: ExitCode.CONFLICT,
-  PROVIDER_UNAVAILABLE: ExitCode.UNAVAILABLE,
-  DATABASE_UNAVAILABLE: ExitCode.UNAVAILABLE,
-  CHILD_UNAVAILABLE: ExitCode.UNAVAILABLE,
-  INTERNAL_SERVER_ERROR: ExitCode.INTERNAL,
+  // srctl sent an operation this registry's schema does not have: an older or newer registry.
+  GRAPHQL_VALIDATION_FAILED: ExitCode.UNSUPPORTED,
+  OPERATION_RESOLUTION_FAILURE: ExitCode.BAD_INPUT,
+  PERSISTED_QUERY_NOT_FOUND: ExitCode.INTERNAL,
+  PERSISTED_QUERY_NOT_SUPPORTED: ExitCode.INTERNAL,
 };
+
+const byCode: Readonly<Record<string, ExitCode>> = { ...byErrorCode, ...byRequestErrorCode };
 
 /**
  * The exit code of several outcomes in order: the first failure's; PARTIAL only when nothing
@@ -52,18 +72,22 @@ export function combineExitCodes(first: ExitCode, next: ExitCode): ExitCode {
 
 /** The exit code for a registry error code (userErrors[].code or extensions.code). */
 export function exitCodeFor(errorCode: string | undefined): ExitCode {
-  return (errorCode !== undefined ? byErrorCode[errorCode] : undefined) ?? ExitCode.INTERNAL;
+  return (
+    (errorCode !== undefined && Object.hasOwn(byCode, errorCode) ? byCode[errorCode] : undefined) ??
+    ExitCode.INTERNAL
+  );
 }
 
 /** One line per code for `srctl --help` and the docs. */
 export const exitCodeHelp = `Exit codes:
   0  ok
   1  internal error (INTERNAL_SERVER_ERROR, unreadable response)
-  2  bad input: usage, syntax, INVALID_INPUT, PROVIDER_REJECTED, QUERY_LIMIT_EXCEEDED
+  2  bad input: usage, syntax, INVALID_INPUT, PROVIDER_REJECTED, INCOMPATIBLE, QUERY_LIMIT_EXCEEDED
   3  not found (NOT_FOUND)
   4  conflict (ALREADY_EXISTS, IN_USE, BEING_DELETED)
-  5  unavailable: registry unreachable, PROVIDER_UNAVAILABLE, DATABASE_UNAVAILABLE
+  5  unavailable: registry unreachable, PROVIDER_UNAVAILABLE, DATABASE_UNAVAILABLE, CHILD_UNAVAILABLE
   6  partial result: some namespaces did not answer (CHILD_UNAVAILABLE)
-  7  statement not supported by this registry yet (or its API differs from srctl's)
+  7  statement not supported by this registry yet (UNSUPPORTED, or its API differs from srctl's)
   8  --wait: the object became FAILED, or --timeout passed
+  9  denied: UNAUTHENTICATED, FORBIDDEN
 130  cancelled (Ctrl-C); the registry may still apply a mutation already sent`;

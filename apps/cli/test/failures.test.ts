@@ -201,7 +201,7 @@ describe("srctl failures", () => {
     const help = await runSrctl(["--help"]);
     expect(help.code).toBe(ExitCode.OK);
     expect(help.stdout).toContain(
-      "7  statement not supported by this registry yet (or its API differs from srctl's)",
+      "7  statement not supported by this registry yet (UNSUPPORTED, or its API differs from srctl's)",
     );
     expect(help.stdout).toContain("--registry <url>");
   });

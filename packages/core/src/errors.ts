@@ -17,10 +17,26 @@ export enum ErrorCode {
   PROVIDER_REJECTED = "PROVIDER_REJECTED",
   /** The stream provider could not be reached to validate; an outage, so a fault, not user data. */
   PROVIDER_UNAVAILABLE = "PROVIDER_UNAVAILABLE",
+  /**
+   * The object is valid on its own but cannot live beside what exists: e.g. a schema that breaks
+   * its subject's compatibility rule, or a relocation between clusters of different kinds.
+   */
+  INCOMPATIBLE = "INCOMPATIBLE",
+  /** This registry, or the cluster's provider, does not offer the operation (yet), e.g. sinks on registry-only. */
+  UNSUPPORTED = "UNSUPPORTED",
+  /** The request carries no valid credentials; authenticate and send it again. */
+  UNAUTHENTICATED = "UNAUTHENTICATED",
+  /** The caller is known but may not do this (to this namespace or object). */
+  FORBIDDEN = "FORBIDDEN",
   /** A request exceeds a query limit (depth, aliases, directives, tokens, cost, or its run-time budget). */
   QUERY_LIMIT_EXCEEDED = "QUERY_LIMIT_EXCEEDED",
   /** Fault: the database could not be reached; the request may be retried. */
   DATABASE_UNAVAILABLE = "DATABASE_UNAVAILABLE",
+  /**
+   * Fault: a child registry that owns part of the answer (a sub-namespace) could not be reached;
+   * the request may be retried, and a read may come back partial with this as its error.
+   */
+  CHILD_UNAVAILABLE = "CHILD_UNAVAILABLE",
   /** Fault: anything unexpected; masked in production and logged with the request id. */
   INTERNAL_SERVER_ERROR = "INTERNAL_SERVER_ERROR",
 }

@@ -9,3 +9,6 @@ export * from "./phase.ts";
 export * from "./backoff.ts";
 export * from "./cursor.ts";
 export * from "./pagination.ts";
+export * from "./http-status.ts";
+export * from "./request-error-codes.ts";
+export * from "./deadline.ts";

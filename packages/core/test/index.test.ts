@@ -30,6 +30,13 @@ describe("public API", () => {
       DEFAULT_PAGE_SIZE: "number",
       MAX_PAGE_SIZE: "number",
       checkPageSize: "function",
+      httpStatusOf: "object",
+      isErrorCode: "function",
+      isFaultCode: "function",
+      REQUEST_ERROR_CODES: "object",
+      isRequestErrorCode: "function",
+      DeadlineExceeded: "function",
+      withDeadline: "function",
     };
     const actual = Object.fromEntries(
       Object.keys(expected).map((name) => [name, typeof (core as Record<string, unknown>)[name]]),
