@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { NO_CLUSTER_PRESETS, readClusterPresets, type ClusterPresets } from "./cluster-presets.ts";
 import { DEFAULT_QUERY_LIMITS, type QueryLimits } from "./graphql/guards/query-limits.ts";
 
 /** Everything a registry process can be told, read from the environment at start-up. */
@@ -13,6 +14,8 @@ export interface RegistryConfig {
   namespace: string;
   /** Provider modules to load besides the built-in ones (npm package names or paths). */
   providerModules: string[];
+  /** What a DECLARE CLUSTER naming no provider or config takes for a new cluster (REGISTRY_CLUSTERS_FILE). */
+  clusterPresets: ClusterPresets;
   production: boolean;
   logLevel: string;
   reconciler: ReconcilerConfig;
@@ -56,6 +59,7 @@ const envSchema = z.object({
     .optional(),
   REGISTRY_DATA_DIR: z.string().default(".data"),
   REGISTRY_PROVIDERS: z.string().default(""),
+  REGISTRY_CLUSTERS_FILE: z.string().optional(),
   NODE_ENV: z.string().default("development"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   RECONCILER_ENABLED: z.enum(["true", "false"]).default("true"),
@@ -80,7 +84,10 @@ const envSchema = z.object({
   QUERY_TIMEOUT_MS: int(1).default(DEFAULT_QUERY_LIMITS.timeoutMs),
 });
 
-/** Reads the config from `env`; throws one error listing every bad variable and its rule. */
+/**
+ * Reads the config from `env` (and the file REGISTRY_CLUSTERS_FILE names, relative to `cwd`);
+ * throws one error listing every bad variable and its rule.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): RegistryConfig {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -97,6 +104,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     providerModules: e.REGISTRY_PROVIDERS.split(",")
       .map((s) => s.trim())
       .filter(Boolean),
+    clusterPresets: e.REGISTRY_CLUSTERS_FILE
+      ? readClusterPresets(e.REGISTRY_CLUSTERS_FILE, cwd)
+      : NO_CLUSTER_PRESETS,
     production: e.NODE_ENV === "production",
     logLevel: e.LOG_LEVEL,
     reconciler: {

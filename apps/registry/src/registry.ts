@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { ApolloServer } from "@apollo/server";
 import { migrate, openDatabase, type Database } from "@stream-registry/store";
+import { checkClusterPresets } from "./cluster-presets-check.ts";
 import type { RegistryConfig } from "./config.ts";
 import type { GraphQLContext } from "./graphql/context.ts";
 import { createErrorFormatter, errorLoggingPlugin } from "./graphql/errors.ts";
@@ -46,13 +47,27 @@ export async function startRegistry(
     const providers = new ProviderRegistry(
       await loadProviders(config.providerModules, process.cwd(), builtInProviders(logger)),
     );
+    checkClusterPresets(config.clusterPresets, providers);
+    if (config.clusterPresets.file) {
+      // Names and kinds only: the presets' config may hold secrets.
+      const clusters = Object.fromEntries(
+        [...config.clusterPresets.clusters].map(([name, preset]) => [
+          name,
+          preset.provider ?? "registry-only",
+        ]),
+      );
+      logger.info({ file: config.clusterPresets.file, clusters }, "cluster presets loaded");
+    }
     const reconciler = new Reconciler(
       { db, providers, namespace: config.namespace },
       config.reconciler,
       logger,
     );
     const deps = { db, providers, namespace: config.namespace, wakeReconciler: () => reconciler.wake() };
-    const services = createServices(deps, { healthIntervalMs: config.health.intervalMs });
+    const services = createServices(deps, {
+      healthIntervalMs: config.health.intervalMs,
+      clusterPresets: config.clusterPresets,
+    });
     const health = new HealthMonitor(deps, config.health, logger);
     const resync = new BindingResync(deps, config.reconciler, logger);
     const migrations = new MigrationGuard(db, logger);

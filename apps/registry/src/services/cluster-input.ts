@@ -1,5 +1,4 @@
 import {
-  checkConfigMaps,
   checkName,
   givesSecrets,
   keepStoredSecrets,
@@ -8,7 +7,9 @@ import {
 } from "@stream-registry/core";
 import type { StreamProvider } from "@stream-registry/provider-api";
 import type { Cluster } from "@stream-registry/store";
+import type { ClusterPresets } from "../cluster-presets.ts";
 import { registryOnlyProvider } from "../providers/registry-only.ts";
+import { applyConfigMapsChange, readConfigMapsChange, type ConfigMapsChange } from "./config-replace.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { collect, pushIf, throwIfAny } from "./user-errors.ts";
 
@@ -21,7 +22,10 @@ export interface DeclareClusterInput {
 export interface CheckedCluster {
   kind: string;
   provider: StreamProvider;
-  /** The config to store: as given, with "********" where a query showed it replaced by the stored value. */
+  /**
+   * The config to store: the stored (or preset) maps with the given ones applied, "********" where
+   * a query showed it replaced by the stored value.
+   */
   config: ConfigMaps;
   /** The cluster the kept secrets were read from (null if new); it must be unchanged when writing. */
   before: Cluster | null;
@@ -29,30 +33,40 @@ export interface CheckedCluster {
   givesSecrets: boolean;
 }
 
-/** declareCluster's input checks, every problem reported at once; throws UserErrors. */
+/**
+ * declareCluster's input checks, every problem reported at once; throws UserErrors. DECLARE is
+ * idempotent: a provider or config left out keeps what the cluster has. For a cluster not declared
+ * yet, they come from its preset (REGISTRY_CLUSTERS_FILE) if any (the preset's config only when
+ * the provider given, if any, is the preset's), else registry-only with no config. A config given
+ * is applied map by map, as for streams: each map named replaces that map, null removes it.
+ */
 export async function checkClusterInput(
   deps: ServiceDeps,
   input: DeclareClusterInput,
+  presets: ClusterPresets,
 ): Promise<CheckedCluster> {
   const field = ["input", "config"];
   const errors: UserError[] = [];
   const nameError = checkName(input.name, ["input", "name"], "cluster name");
   pushIf(errors, nameError);
-  const kind = input.provider ?? registryOnlyProvider.kind;
-  const provider = collect(errors, () => deps.providers.require(kind, ["input", "provider"]));
-  const given = (input.config ?? {}) as ConfigMaps;
-  const shapeErrors = checkConfigMaps(given, field);
-  errors.push(...shapeErrors);
-  if (shapeErrors.length > 0) throwIfAny(errors);
+  const given = readGivenConfig(input.config, field, errors);
+  if (!given) throwIfAny(errors);
   const before = nameError ? null : await deps.db.prisma.cluster.findUnique({ where: { name: input.name } });
-  const stored = (before?.config ?? {}) as ConfigMaps;
-  const { maps: config, errors: keepErrors } = keepStoredSecrets(
-    given,
+  const preset = before || nameError ? undefined : presets.clusters.get(input.name);
+  const kind = input.provider ?? before?.provider ?? preset?.provider ?? registryOnlyProvider.kind;
+  const provider = collect(errors, () => deps.providers.require(kind, ["input", "provider"]));
+  // A preset's connection config is for its own provider; another provider starts from nothing.
+  const presetApplies = preset !== undefined && kind === (preset.provider ?? registryOnlyProvider.kind);
+  const stored =
+    (before?.config as ConfigMaps | undefined) ?? (presetApplies ? preset.config : undefined) ?? {};
+  const { maps, errors: keepErrors } = keepStoredSecrets(
+    given?.maps ?? {},
     stored,
     deps.providers.isSecret,
     field,
   );
   errors.push(...keepErrors);
+  const config = applyConfigMapsChange(stored, { maps, removed: given?.removed ?? [] });
   if (keepErrors.length === 0) {
     errors.push(...deps.providers.checkOwnedMaps(config, "cluster", field));
     if (provider) errors.push(...deps.providers.checkRequiredMaps(provider, config, "cluster", field));
@@ -63,6 +77,14 @@ export async function checkClusterInput(
     provider: provider!,
     config,
     before,
-    givesSecrets: givesSecrets(given, deps.providers.isSecret),
+    givesSecrets: givesSecrets(given?.maps ?? {}, deps.providers.isSecret),
   };
+}
+
+/** The config as given, checked for shape; an omitted config is an empty change (keeps all maps). */
+function readGivenConfig(value: unknown, field: string[], errors: UserError[]): ConfigMapsChange | undefined {
+  if (value === undefined || value === null) return { maps: {}, removed: [] };
+  const { change, errors: shapeErrors } = readConfigMapsChange(value, field);
+  errors.push(...shapeErrors);
+  return shapeErrors.length > 0 ? undefined : change;
 }

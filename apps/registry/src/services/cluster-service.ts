@@ -1,5 +1,6 @@
 import { configMapsEqual, ErrorCode, fqnPrefix, RegistryError, type ConfigMaps } from "@stream-registry/core";
 import { recordChange, touchBindings, writeTransaction, type Cluster } from "@stream-registry/store";
+import { NO_CLUSTER_PRESETS, type ClusterPresets } from "../cluster-presets.ts";
 import { recordProbe } from "../health/cluster-health.ts";
 import { checkClusterInput, type DeclareClusterInput } from "./cluster-input.ts";
 import type { Actor, ServiceDeps } from "./deps.ts";
@@ -7,11 +8,15 @@ import { retryOnStale, StaleRead } from "./optimistic.ts";
 import { clusterData } from "./change-data.ts";
 
 export class ClusterService {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly presets: ClusterPresets = NO_CLUSTER_PRESETS,
+  ) {}
 
   /**
    * DECLARE CLUSTER: creates the cluster, or brings an existing one to the given provider and
-   * config. A changed config re-realizes the cluster's bindings (how to reach it may have changed).
+   * config; what the input leaves out stays as it is (see checkClusterInput). A changed provider
+   * is refused (IN_USE) while the cluster has bindings. A changed config re-realizes the cluster's bindings (how to reach it may have changed).
    * A config giving a secret in clear is a change even if equal to the stored one, so that the
    * answer never confirms a guess; "********" where a query showed it keeps the stored secret.
    */
@@ -23,7 +28,11 @@ export class ClusterService {
     input: DeclareClusterInput,
     { actor }: Actor,
   ): Promise<{ cluster: Cluster; created: boolean }> {
-    const { kind, provider, config, before, givesSecrets } = await checkClusterInput(this.deps, input);
+    const { kind, provider, config, before, givesSecrets } = await checkClusterInput(
+      this.deps,
+      input,
+      this.presets,
+    );
     const probe = await this.deps.providers.validateCluster(provider, input.name, config, [
       "input",
       "config",

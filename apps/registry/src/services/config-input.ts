@@ -1,5 +1,4 @@
 import {
-  checkConfigMaps,
   givesSecrets,
   keepStoredSecrets,
   mergeConfigMaps,
@@ -8,6 +7,7 @@ import {
 } from "@stream-registry/core";
 import type { ConfigScope } from "@stream-registry/provider-api";
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
+import { applyConfigMapsChange, readConfigMapsChange } from "./config-replace.ts";
 
 /** The three sets of config maps a stream or binding carries, as given in a mutation's input. */
 export interface ConfigInput {
@@ -30,8 +30,9 @@ const scopes = {
 
 /**
  * Checks the given sets (shape, then what providers say of the maps they own) and returns them
- * with `current` filling the ones not given. A value a query showed redacted ("********") stands
- * for the value stored in `current`, so providers validate the real one.
+ * applied to `current`: within a given set, each map named replaces the stored map of that name
+ * (null removes it) and maps not named stay; sets not given stay whole. A value a query showed
+ * redacted ("********") stands for the value stored in `current`, so providers validate the real one.
  */
 export function checkConfigInput(
   input: ConfigInput,
@@ -44,11 +45,11 @@ export function checkConfigInput(
     const value = input[key];
     if (value === undefined || value === null) continue;
     const field = ["input", key];
-    const shapeErrors = checkConfigMaps(value, field);
+    const { change, errors: shapeErrors } = readConfigMapsChange(value, field);
     errors.push(...shapeErrors);
     if (shapeErrors.length > 0) continue;
     const { maps, errors: keepErrors } = keepStoredSecrets(
-      value as ConfigMaps,
+      change.maps,
       current[key],
       providers.isSecret,
       field,
@@ -56,7 +57,7 @@ export function checkConfigInput(
     errors.push(...keepErrors);
     if (keepErrors.length > 0) continue;
     errors.push(...providers.checkOwnedMaps(maps, scopes[key], field));
-    result[key] = maps;
+    result[key] = applyConfigMapsChange(current[key], { maps, removed: change.removed });
   }
   return result;
 }
@@ -68,7 +69,8 @@ export function checkConfigInput(
 export function givesSecretsIn(input: ConfigInput, providers: ProviderRegistry): boolean {
   return (Object.keys(scopes) as (keyof ConfigSet)[]).some((key) => {
     const value = input[key];
-    return value !== undefined && value !== null && givesSecrets(value as ConfigMaps, providers.isSecret);
+    if (value === undefined || value === null) return false;
+    return givesSecrets(readConfigMapsChange(value, []).change.maps, providers.isSecret);
   });
 }
 

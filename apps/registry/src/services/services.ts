@@ -1,3 +1,4 @@
+import type { ClusterPresets } from "../cluster-presets.ts";
 import { BindingService } from "./binding-service.ts";
 import { Catalog } from "./catalog.ts";
 import { ClusterService } from "./cluster-service.ts";
@@ -13,9 +14,12 @@ export interface Services {
   health: HealthService;
 }
 
-export function createServices(deps: ServiceDeps, options: { healthIntervalMs?: number } = {}): Services {
+export function createServices(
+  deps: ServiceDeps,
+  options: { healthIntervalMs?: number; clusterPresets?: ClusterPresets } = {},
+): Services {
   return {
-    clusters: new ClusterService(deps),
+    clusters: new ClusterService(deps, options.clusterPresets),
     streams: new StreamService(deps),
     bindings: new BindingService(deps),
     catalog: new Catalog(deps),
