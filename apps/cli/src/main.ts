@@ -26,6 +26,13 @@ Examples:
   srctl apply -f streams.sql --wait                         run a file, wait until bindings are ONLINE
   srctl -e 'SHOW NAMESPACE;' --output json                  run statements given inline
 
+Statements (the seed's DDL; all of them in docs/ddl.md):
+  DECLARE CLUSTER "c" [WITH PROVIDER "kafka"] [WITH CONFIG {...}]
+      what it leaves out keeps the cluster's (a new cluster: the registry's preset, else registry-only)
+  UPDATE STREAM "s" WITH CONFIG { "acme.kafka": {...} }
+      each map given replaces that map, maps not named stay, "map": null removes one;
+      PRODUCER/CONSUMER CONFIG, UPDATE BINDING and DECLARE CLUSTER's CONFIG work alike
+
 Environment:
   SRCTL_REGISTRY  default for --registry (else ${DEFAULT_REGISTRY})
   SRCTL_ACTOR     default for --actor
