@@ -92,7 +92,10 @@ describe.each(databaseKinds)("reconciler on %s", (kind) => {
       message: "refused for good (failPermanently)",
     });
 
-    await r.query(UPDATE_BINDING, { input: { stream: `doomed_${kind}`, cluster: "strict", config: {} } });
+    // Removing the override map (a map given as null) lifts failPermanently.
+    await r.query(UPDATE_BINDING, {
+      input: { stream: `doomed_${kind}`, cluster: "strict", config: { "test.provider": null } },
+    });
     const online = (await waitFor(
       r,
       `doomed_${kind}`,
