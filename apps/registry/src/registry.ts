@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { ApolloServer } from "@apollo/server";
+import { withDeadline } from "@stream-registry/core";
 import { migrate, openDatabase, type Database } from "@stream-registry/store";
 import { checkClusterPresets } from "./cluster-presets-check.ts";
 import type { RegistryConfig } from "./config.ts";
@@ -131,10 +132,12 @@ export async function startRegistry(
     const stop = () =>
       (stopping ??= (async () => {
         logger.info("registry stopping");
-        await withTimeout(drain(server), config.shutdownTimeoutMs).catch((error: unknown) => {
-          logger.warn({ err: error }, "requests still running at shutdown; closing their connections");
-          server.closeAllConnections();
-        });
+        await withDeadline(() => drain(server), { timeoutMs: config.shutdownTimeoutMs }).catch(
+          (error: unknown) => {
+            logger.warn({ err: error }, "requests still running at shutdown; closing their connections");
+            server.closeAllConnections();
+          },
+        );
         await apollo.stop();
         await Promise.all([
           health.stop(config.shutdownTimeoutMs),
@@ -157,13 +160,4 @@ async function drain(server: ReturnType<typeof createHttpServer>): Promise<void>
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   await closed;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([
-    promise,
-    new Promise<T>((_, reject) =>
-      setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms).unref(),
-    ),
-  ]);
 }

@@ -38,8 +38,15 @@ export function withDeadline<T>(
   if (signal.aborted) return Promise.reject(failure());
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(failure());
-    signal.addEventListener("abort", onAbort, { once: true });
-    const done = () => signal.removeEventListener("abort", onAbort);
+    // Listened to directly, not only through the AbortSignal.any: Node holds a timeout signal, and
+    // the sources of an any(), weakly, so a deadline nothing else refers to could be collected and
+    // never fire (seen under load). `waiting` holds it until the wait is over.
+    for (const source of signals) source.addEventListener("abort", onAbort, { once: true });
+    if (timeout) waiting.add(timeout);
+    const done = () => {
+      for (const source of signals) source.removeEventListener("abort", onAbort);
+      if (timeout) waiting.delete(timeout);
+    };
     let work: Promise<T>;
     try {
       work = call(signal);
@@ -52,3 +59,6 @@ export function withDeadline<T>(
     work.then(resolve, reject).finally(done);
   });
 }
+
+/** Deadlines being waited for, held strongly (see withDeadline). */
+const waiting = new Set<AbortSignal>();

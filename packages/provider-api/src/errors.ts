@@ -5,46 +5,124 @@ export interface ConfigIssue {
 }
 
 /**
+ * The brand of provider errors: a global symbol, so that an error made by another copy of this
+ * package (a provider that bundles its own provider-api) is still recognised. `instanceof` is not:
+ * each copy has its own classes. Its value is the error's kind.
+ */
+export const PROVIDER_ERROR_BRAND: unique symbol = Symbol.for("stream-registry.provider-error");
+
+/** Which of the classes below an error is; subclasses a provider defines take their base's kind. */
+export type ProviderErrorKind =
+  | "provider"
+  | "infrastructure"
+  | "resource-conflict"
+  | "schema"
+  | "source"
+  | "sink"
+  | "replication"
+  | "relocation";
+
+/**
  * Base of every error a provider throws. `retriable` tells the reconciler whether trying again
  * later can succeed (a broker is down) or not (the config is refused): retriable errors keep an
  * object PENDING with backoff, the others make it FAILED until its desired state changes.
  */
 export class ProviderError extends Error {
+  /** The brand's value for instances of this class; each class below names its own. */
+  static readonly kind: ProviderErrorKind = "provider";
+  readonly [PROVIDER_ERROR_BRAND]: ProviderErrorKind;
   readonly retriable: boolean;
   readonly issues: readonly ConfigIssue[];
 
   constructor(message: string, options: { retriable: boolean; issues?: ConfigIssue[]; cause?: unknown }) {
     super(message, { cause: options.cause });
     this.name = new.target.name;
+    this[PROVIDER_ERROR_BRAND] = (new.target as typeof ProviderError).kind;
     this.retriable = options.retriable;
     this.issues = options.issues ?? [];
   }
 }
 
 /** Thrown by a StreamInfrastructureManager (the seed's InfrastructureException). */
-export class InfrastructureError extends ProviderError {}
+export class InfrastructureError extends ProviderError {
+  static override readonly kind: ProviderErrorKind = "infrastructure";
+}
 
 /**
  * A create found a resource of that name that differs from the request, and left it as it is:
  * never retried, and it made nothing (so the registry never deletes that resource for the binding).
  */
 export class ResourceConflictError extends InfrastructureError {
+  static override readonly kind: ProviderErrorKind = "resource-conflict";
   constructor(message: string) {
     super(message, { retriable: false });
   }
 }
 /** Thrown by a SchemaManager. */
-export class SchemaManagerError extends ProviderError {}
+export class SchemaManagerError extends ProviderError {
+  static override readonly kind: ProviderErrorKind = "schema";
+}
 /** Thrown by a StreamSourceManager. */
-export class StreamSourceError extends ProviderError {}
+export class StreamSourceError extends ProviderError {
+  static override readonly kind: ProviderErrorKind = "source";
+}
 /** Thrown by a StreamSinkManager. */
-export class StreamSinkError extends ProviderError {}
+export class StreamSinkError extends ProviderError {
+  static override readonly kind: ProviderErrorKind = "sink";
+}
 /** Thrown by a StreamReplicationManager. */
-export class StreamReplicationError extends ProviderError {}
+export class StreamReplicationError extends ProviderError {
+  static override readonly kind: ProviderErrorKind = "replication";
+}
 /** Thrown by a StreamRelocationManager. */
-export class StreamRelocationError extends ProviderError {}
+export class StreamRelocationError extends ProviderError {
+  static override readonly kind: ProviderErrorKind = "relocation";
+}
 
 /** A provider refused a config: never retried. */
 export function configRejected(message: string, issues: ConfigIssue[] = []): InfrastructureError {
   return new InfrastructureError(message, { retriable: false, issues });
+}
+
+const kinds: ReadonlySet<unknown> = new Set<ProviderErrorKind>([
+  "provider",
+  "infrastructure",
+  "resource-conflict",
+  "schema",
+  "source",
+  "sink",
+  "replication",
+  "relocation",
+]);
+
+/**
+ * Whether `error` is a provider error, from this copy of provider-api or any other: it carries the
+ * brand with a known kind and a boolean `retriable`. Use this and the predicates below, never
+ * `instanceof ProviderError`.
+ */
+export function isProviderError(error: unknown): error is ProviderError {
+  if (typeof error !== "object" || error === null) return false;
+  const candidate = error as Partial<Record<typeof PROVIDER_ERROR_BRAND, unknown> & { retriable: unknown }>;
+  return kinds.has(candidate[PROVIDER_ERROR_BRAND]) && typeof candidate.retriable === "boolean";
+}
+
+/** A provider error that trying again cannot fix (a refused config): the object becomes FAILED. */
+export function isPermanentProviderError(error: unknown): error is ProviderError {
+  return isProviderError(error) && !error.retriable;
+}
+
+/** A provider error that may pass on another try (an outage): retried with backoff. */
+export function isTransientProviderError(error: unknown): error is ProviderError {
+  return isProviderError(error) && error.retriable;
+}
+
+/** An InfrastructureError (a ResourceConflictError included), from any copy of provider-api. */
+export function isInfrastructureError(error: unknown): error is InfrastructureError {
+  const kind = isProviderError(error) ? error[PROVIDER_ERROR_BRAND] : undefined;
+  return kind === "infrastructure" || kind === "resource-conflict";
+}
+
+/** A create refused because a different resource of that name exists (ResourceConflictError). */
+export function isResourceConflictError(error: unknown): error is ResourceConflictError {
+  return isProviderError(error) && error[PROVIDER_ERROR_BRAND] === "resource-conflict";
 }

@@ -1,19 +1,15 @@
 import type { ApolloServerPlugin } from "@apollo/server";
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
-import { ErrorCode, RegistryError } from "@stream-registry/core";
+import {
+  ErrorCode,
+  httpStatusOf,
+  isErrorCode,
+  isFaultCode,
+  isRequestErrorCode,
+  RegistryError,
+} from "@stream-registry/core";
 import { isDatabaseUnavailable } from "@stream-registry/store";
 import type { GraphQLContext } from "./context.ts";
-
-/** Codes Apollo Server itself sets for malformed requests; they are safe to show as they are. */
-const apolloCodes = new Set([
-  "GRAPHQL_PARSE_FAILED",
-  "GRAPHQL_VALIDATION_FAILED",
-  "BAD_USER_INPUT",
-  "BAD_REQUEST",
-  "OPERATION_RESOLUTION_FAILURE",
-  "PERSISTED_QUERY_NOT_FOUND",
-  "PERSISTED_QUERY_NOT_SUPPORTED",
-]);
 
 /** The error behind graphql-js's and Apollo's wrappers: of a resolver, a validation rule or a plugin. */
 function rootCause(error: unknown): unknown {
@@ -37,7 +33,8 @@ export function createErrorFormatter(production: boolean) {
       };
     }
     const code = formatted.extensions?.code;
-    if (typeof code === "string" && apolloCodes.has(code)) return formatted;
+    // Apollo Server's own refusals of malformed requests are safe to show as they are.
+    if (isRequestErrorCode(code)) return formatted;
     if (isDatabaseUnavailable(original)) {
       return {
         ...formatted,
@@ -54,10 +51,27 @@ export function createErrorFormatter(production: boolean) {
 }
 
 /**
- * Logs unexpected errors with the request id, and puts that id on them for the caller to quote.
+ * The HTTP status of a response that served nothing: the highest of its errors' statuses in core's
+ * httpStatusOf (so an outage's 503 outranks a 4xx: retrying is the advice that matters), or
+ * undefined when no error carries a registry code.
+ */
+export function failedResponseStatus(
+  errors: readonly { extensions?: Record<string, unknown> | undefined }[],
+): number | undefined {
+  const statuses = errors
+    .map((error) => error.extensions?.code)
+    .filter(isErrorCode)
+    .map((code) => httpStatusOf[code]);
+  return statuses.length > 0 ? Math.max(...statuses) : undefined;
+}
+
+/**
+ * Logs unexpected errors with the request id, and puts that id on faults for the caller to quote.
  * `onFault` sees each such error too (the registry notices a database that lost its tables).
- * A response that failed only because the database is unavailable gets HTTP 503, so load
- * balancers and clients see an outage to retry, not a 200.
+ * A response that served nothing gets the HTTP status of its error code (core's httpStatusOf:
+ * 503 for DATABASE_UNAVAILABLE, 500 for INTERNAL_SERVER_ERROR, 400 for QUERY_LIMIT_EXCEEDED, ...),
+ * so load balancers and clients see an outage to retry, or a request to fix, not a 200. It is set
+ * here, not in formatError: Apollo takes `extensions.http` from errors before formatting them.
  */
 export function errorLoggingPlugin(
   onFault: (error: unknown, requestId: string) => void = () => {},
@@ -81,13 +95,13 @@ export function errorLoggingPlugin(
           const { errors, data } = response.body.singleResult;
           for (const error of errors ?? []) {
             const ext = error.extensions as Record<string, unknown> | undefined;
-            if (ext?.code === ErrorCode.INTERNAL_SERVER_ERROR || ext?.code === ErrorCode.DATABASE_UNAVAILABLE)
-              ext.requestId = contextValue.requestId;
+            if (ext && isErrorCode(ext.code) && isFaultCode(ext.code)) ext.requestId = contextValue.requestId;
           }
-          const unavailable = errors?.some((e) => e.extensions?.code === ErrorCode.DATABASE_UNAVAILABLE);
-          // Only when nothing was served: a partial result is still an answer.
+          // Only when nothing was served: a partial result is still an answer. A status Apollo set
+          // (400 for a request it could not parse) stays.
           const served = data && Object.values(data).some((value) => value !== null);
-          if (unavailable && !served) response.http.status = 503;
+          const status = served ? undefined : failedResponseStatus(errors ?? []);
+          if (status !== undefined && (response.http.status ?? 200) === 200) response.http.status = status;
         },
       };
     },

@@ -1,5 +1,5 @@
 import type { ClusterTarget, StreamProvider } from "@stream-registry/provider-api";
-import { withProviderDeadline } from "../providers/provider-deadline.ts";
+import { withDeadline } from "@stream-registry/core";
 import type { ProbeOutcome } from "./cluster-health.ts";
 
 /**
@@ -13,11 +13,10 @@ export async function probeCluster(
   parent: AbortSignal,
 ): Promise<ProbeOutcome> {
   try {
-    const probe = await withProviderDeadline(
+    const probe = await withDeadline((signal) => provider.infrastructure.probeCluster(cluster, { signal }), {
       timeoutMs,
-      (signal) => provider.infrastructure.probeCluster(cluster, { signal }),
-      parent,
-    );
+      signal: parent,
+    });
     return { ok: true, probe };
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };

@@ -1,15 +1,17 @@
 import {
+  DeadlineExceeded,
   ErrorCode,
   isSecretKey,
   RegistryError,
   userError,
+  withDeadline,
   type ConfigMaps,
   type SecretKeyRule,
   type UserError,
 } from "@stream-registry/core";
-import { ProviderDeadlineExceeded, withProviderDeadline } from "./provider-deadline.ts";
 import {
-  ProviderError,
+  isPermanentProviderError,
+  isProviderError,
   type ClusterProbe,
   type ClusterTarget,
   type ConfigScope,
@@ -157,12 +159,12 @@ export class ProviderRegistry {
   ): Promise<T> {
     const prefix = `provider "${provider.kind}"`;
     try {
-      return await withProviderDeadline(VALIDATION_TIMEOUT_MS, call);
+      return await withDeadline(call, { timeoutMs: VALIDATION_TIMEOUT_MS });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      if (!(error instanceof ProviderError) || error.retriable) {
+      if (!isPermanentProviderError(error)) {
         // A bug in a provider (a plain exception) is not an outage: it is never deferred.
-        const outage = error instanceof ProviderError || error instanceof ProviderDeadlineExceeded;
+        const outage = isProviderError(error) || error instanceof DeadlineExceeded;
         throw new ProviderUnavailable(`${prefix} is unavailable: ${message}`, field, outage);
       }
       if (error.issues.length === 0)

@@ -1,5 +1,5 @@
 import {
-  ResourceConflictError,
+  isResourceConflictError,
   type BindingObservation,
   type BindingRequest,
   type ClusterTarget,
@@ -66,7 +66,7 @@ export async function createThroughJournal(
   try {
     return await infrastructure.createStreamBinding(request, { signal });
   } catch (error) {
-    if (!(error instanceof ResourceConflictError)) throw error;
+    if (!isResourceConflictError(error)) throw error;
     // An older create may have landed after the look above (a controller applying a timed-out request).
     if (older.length > 0 && (await adoptOlder()))
       return infrastructure.updateStreamBinding(request, { signal });
@@ -116,7 +116,7 @@ async function adoptedEntry(
         await infrastructure.createStreamBinding({ ...request, ...entry.request }, { signal });
         return entry;
       } catch (error) {
-        if (!(error instanceof ResourceConflictError)) throw error;
+        if (!isResourceConflictError(error)) throw error;
         conflicting.push(entry.generation);
       }
     }

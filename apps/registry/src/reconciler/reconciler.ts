@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { retryDelayMs } from "@stream-registry/core";
-import { ProviderError } from "@stream-registry/provider-api";
+import { isPermanentProviderError } from "@stream-registry/provider-api";
 import {
   BINDING_JOB,
   completeJob,
@@ -200,7 +200,7 @@ export class Reconciler {
         message,
         retryMessage: `attempt ${job.attempts} failed: ${message}; retrying in ${(delayMs / 1000).toFixed(1)}s`,
         // Only a provider can say a failure is permanent; anything else (an outage, a bug) is retried.
-        permanent: error instanceof ProviderError && !error.retriable,
+        permanent: isPermanentProviderError(error),
       });
       const durationMs = elapsed(started);
       if (outcome === "failed") {

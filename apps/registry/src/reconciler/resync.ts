@@ -1,4 +1,4 @@
-import { formatFqn, Phase } from "@stream-registry/core";
+import { formatFqn, Phase, withDeadline } from "@stream-registry/core";
 import {
   BINDING_JOB,
   enqueueJob,
@@ -11,7 +11,6 @@ import type { ReconcilerConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { forEachConcurrently, Periodic } from "../periodic.ts";
 import { clusterTarget } from "../providers/cluster-target.ts";
-import { withProviderDeadline } from "../providers/provider-deadline.ts";
 import { registryOnlyProvider } from "../providers/registry-only.ts";
 import type { ServiceDeps } from "../services/deps.ts";
 import { saveObservation } from "./observations.ts";
@@ -95,15 +94,14 @@ export class BindingResync {
     // What is seen is as of the start of the call: a reconcile that stores a newer view meanwhile wins.
     const startedAt = new Date();
     try {
-      const observation = await withProviderDeadline(
-        OBSERVE_TIMEOUT_MS,
+      const observation = await withDeadline(
         (signal) =>
           provider.infrastructure.observeStreamBinding(
             binding.stream.name,
             clusterTarget(this.deps.namespace, binding.cluster),
             { signal },
           ),
-        parent,
+        { timeoutMs: OBSERVE_TIMEOUT_MS, signal: parent },
       );
       if (observation) {
         await saveObservation(this.deps.db.prisma, binding.id, observation, startedAt);

@@ -1,17 +1,15 @@
 import { expect } from "vitest";
-import { ProviderError } from "../errors.ts";
+import { DeadlineExceeded, withDeadline } from "@stream-registry/core";
+import { isProviderError, type ProviderError } from "../errors.ts";
 import type { BindingObservation, ClusterProbe } from "../infrastructure.ts";
 
 /** Settles `promise` or fails after `ms`: a provider call that hangs must fail the test, not time it out. */
 export async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms} ms`)), ms);
-  });
   try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
+    return await withDeadline(() => promise, { timeoutMs: ms });
+  } catch (error) {
+    if (error instanceof DeadlineExceeded) throw new Error(`${what} did not settle within ${ms} ms`);
+    throw error;
   }
 }
 
@@ -30,9 +28,12 @@ export async function rejection(ms: number, what: string, promise: Promise<unkno
   return outcome.error;
 }
 
-/** Expects a ProviderError with the given retriability; returns it for further checks. */
+/**
+ * Expects a ProviderError (by its brand: the provider may bundle its own copy of provider-api) with
+ * the given retriability; returns it for further checks.
+ */
 export function expectProviderError(error: unknown, retriable: boolean): ProviderError {
-  expect(error, `expected a ProviderError, got ${String(error)}`).toBeInstanceOf(ProviderError);
+  expect(isProviderError(error), `expected a ProviderError, got ${String(error)}`).toBe(true);
   const providerError = error as ProviderError;
   expect(providerError.retriable, `retriable of "${providerError.message}"`).toBe(retriable);
   expect(providerError.message.length).toBeGreaterThan(0);

@@ -1,3 +1,4 @@
+import { DeadlineExceeded, withDeadline as withCoreDeadline } from "@stream-registry/core";
 import { InfrastructureError } from "@stream-registry/provider-api";
 
 /** A call cut short by its deadline or by its caller: retriable, the cluster may answer next time. */
@@ -13,35 +14,25 @@ export class CallInterrupted extends InfrastructureError {
 }
 
 /**
- * Runs `work` until it settles, `timeoutMs` passes or `signal` aborts, whichever comes first.
- * kafkajs calls cannot be cancelled; the caller discards the admin client of a call cut short so
- * that whatever kafkajs still retries in the background stops with it.
+ * Runs `work` until it settles, `timeoutMs` passes or `signal` aborts, whichever comes first
+ * (core's withDeadline), failing with a CallInterrupted that says which. kafkajs calls cannot be
+ * cancelled; the caller discards the admin client of a call cut short so that whatever kafkajs
+ * still retries in the background stops with it.
  */
-export function withDeadline<T>(
+export async function withDeadline<T>(
   work: () => Promise<T>,
   options: { signal: AbortSignal; timeoutMs: number; what: string },
 ): Promise<T> {
   const { signal, timeoutMs, what } = options;
-  const aborted = () => new CallInterrupted("aborted", what, `was aborted: ${abortReason(signal)}`);
-  if (signal.aborted) return Promise.reject(aborted());
-  return new Promise<T>((resolve, reject) => {
-    const settle = (finish: () => void) => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-      finish();
-    };
-    const onAbort = () => settle(() => reject(aborted()));
-    const timer = setTimeout(
-      () =>
-        settle(() => reject(new CallInterrupted("timeout", what, `did not finish within ${timeoutMs} ms`))),
-      timeoutMs,
-    );
-    signal.addEventListener("abort", onAbort, { once: true });
-    work().then(
-      (value) => settle(() => resolve(value)),
-      (error: unknown) => settle(() => reject(error)),
-    );
-  });
+  try {
+    return await withCoreDeadline(work, { timeoutMs, signal });
+  } catch (error) {
+    if (error instanceof DeadlineExceeded) throw new CallInterrupted("timeout", what, error.message);
+    // Core rejects with the signal's own reason when the caller aborts.
+    if (signal.aborted && error === signal.reason)
+      throw new CallInterrupted("aborted", what, `was aborted: ${abortReason(signal)}`);
+    throw error;
+  }
 }
 
 function abortReason(signal: AbortSignal): string {

@@ -3,7 +3,7 @@ import { fqnPrefix, type ConfigMaps, type RetryDelayOptions } from "@stream-regi
 import {
   configRejected,
   InfrastructureError,
-  ProviderError,
+  isProviderError,
   type ClusterTarget,
   type OperationContext,
 } from "@stream-registry/provider-api";
@@ -102,7 +102,7 @@ class BackoffRefusal extends InfrastructureError {}
  */
 export function isOutage(error: unknown): boolean {
   if (error instanceof CallInterrupted || error instanceof BackoffRefusal) return true;
-  return error instanceof ProviderError && isConnectionError(error.cause);
+  return isProviderError(error) && isConnectionError(error.cause);
 }
 
 /**

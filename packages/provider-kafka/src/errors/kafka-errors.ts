@@ -1,4 +1,4 @@
-import { InfrastructureError, ProviderError } from "@stream-registry/provider-api";
+import { InfrastructureError, isInfrastructureError, isProviderError } from "@stream-registry/provider-api";
 import { KafkaJSAggregateError, KafkaJSError } from "../kafkajs.ts";
 
 /** Kafka error types that trying again cannot fix: the request itself is refused. */
@@ -152,8 +152,8 @@ export interface KafkaErrorContext {
  * retry (an outage, an election) or to give up (a refused config, a denied ACL).
  */
 export function toInfrastructureError(error: unknown, context: KafkaErrorContext): InfrastructureError {
-  if (error instanceof InfrastructureError) return error;
-  if (error instanceof ProviderError) {
+  if (isInfrastructureError(error)) return error;
+  if (isProviderError(error)) {
     return new InfrastructureError(error.message, {
       retriable: error.retriable,
       issues: [...error.issues],
