@@ -1,4 +1,4 @@
-import { GraphQLError, Lexer, Source, TokenKind } from "graphql";
+import { Lexer, Source, TokenKind, type GraphQLError } from "graphql";
 import { queryLimitError } from "./limit-error.ts";
 
 /**
