@@ -30,6 +30,10 @@ describe("nextPhase", () => {
     [ONLINE, "failed", FAILED],
     [FAILED, "failed", FAILED],
     [DELETING, "failed", DELETING],
+    [PENDING, "vanished", PENDING],
+    [ONLINE, "vanished", PENDING],
+    [FAILED, "vanished", PENDING],
+    [DELETING, "vanished", DELETING],
     [PENDING, "delete-requested", DELETING],
     [ONLINE, "delete-requested", DELETING],
     [FAILED, "delete-requested", DELETING],
@@ -51,7 +55,7 @@ describe("nextPhase", () => {
   });
 
   it("never leaves DELETING, whatever the provider reports afterwards", () => {
-    const events: PhaseEvent[] = ["realized", "failed", "delete-requested", "realized"];
+    const events: PhaseEvent[] = ["realized", "failed", "vanished", "delete-requested", "realized"];
     expect(events.reduce(nextPhase, nextPhase(ONLINE, "delete-requested"))).toBe(DELETING);
   });
 });

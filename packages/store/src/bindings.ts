@@ -1,3 +1,4 @@
+import { LIVE_PHASES, phaseCaseSql } from "./binding-phase.ts";
 import type { Tx } from "./transaction.ts";
 
 /** The job kind that reconciles one binding (its target is the binding's id). */
@@ -16,11 +17,13 @@ export async function touchBindings(
   actor: string,
 ): Promise<number> {
   const [column, id] = "streamId" in of ? ["stream_id", of.streamId] : ["cluster_id", of.clusterId];
+  const live = LIVE_PHASES.map((phase) => `'${phase}'`).join(", ");
   const touched = await tx.$queryRawUnsafe<{ id: string; generation: number; fqn: string }[]>(
-    `UPDATE binding b SET generation = b.generation + 1, phase = 'PENDING', message = NULL,
+    `UPDATE binding b SET generation = b.generation + 1,
+       phase = ${phaseCaseSql("b.phase", "desired-changed", LIVE_PHASES)}, message = NULL,
        status_updated_at = now(), updated_at = now()
      FROM stream s, cluster c
-     WHERE b.${column} = $1::uuid AND b.phase <> 'DELETING' AND s.id = b.stream_id AND c.id = b.cluster_id
+     WHERE b.${column} = $1::uuid AND b.phase IN (${live}) AND s.id = b.stream_id AND c.id = b.cluster_id
      RETURNING b.id::text AS id, b.generation, $2 || c.name || '/' || s.name AS fqn`,
     id,
     fqnPrefix,

@@ -1,3 +1,4 @@
+export * from "./binding-phase.ts";
 export * from "./bindings.ts";
 export * from "./change-log.ts";
 export * from "./data-dir-lock.ts";

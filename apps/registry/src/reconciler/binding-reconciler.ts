@@ -1,6 +1,6 @@
-import { formatFqn, nextPhase, Phase } from "@stream-registry/core";
+import { formatFqn, Phase } from "@stream-registry/core";
 import type { BindingObservation } from "@stream-registry/provider-api";
-import { recordChange, writeTransaction, type Tx } from "@stream-registry/store";
+import { recordChange, writeBindingPhase, writeTransaction, type Tx } from "@stream-registry/store";
 import { createThroughJournal, mayHaveMadeResource, SupersededAttempt } from "./create-journal.ts";
 import { saveObservation } from "./observations.ts";
 import { registryOnlyProvider } from "../providers/registry-only.ts";
@@ -91,19 +91,14 @@ export async function reconcileBinding(
   // Only the generation that was realized may turn ONLINE: a newer desired state, or a delete
   // that arrived meanwhile, has its own job and must not be overwritten.
   await writeTransaction(prisma, async (tx) => {
-    const phase = nextPhase(binding.phase as Phase, "realized");
-    const updated = await tx.binding.updateMany({
-      where: { id: binding.id, generation: binding.generation, phase: { not: Phase.DELETING } },
-      data: {
-        phase,
-        observedGeneration: binding.generation,
-        pendingCreates: [],
-        message: observation?.message ?? null,
-        statusUpdatedAt: new Date(),
-      },
-    });
+    const { phase, written } = await writeBindingPhase(
+      tx,
+      { id: binding.id, generation: binding.generation, phase: { not: Phase.DELETING } },
+      { from: binding.phase, event: "realized" },
+      { observedGeneration: binding.generation, pendingCreates: [], message: observation?.message ?? null },
+    );
     if (observation) await saveObservation(tx, binding.id, observation);
-    if (updated.count === 0) {
+    if (!written) {
       // Superseded, yet this generation was realized: the next attempt must update, not create.
       await tx.binding.updateMany({
         where: {
@@ -170,14 +165,20 @@ export async function recordBindingFailure(
     if (!binding || (attempt.generation !== undefined && binding.generation !== attempt.generation)) {
       return "retry";
     }
-    const current = binding.phase as Phase;
+    const current = binding.phase;
     const final = failure.permanent && current !== Phase.DELETING;
-    const phase = final ? nextPhase(current, "failed") : current;
     const message = final ? failure.message : failure.retryMessage;
-    await tx.binding.update({
-      where: { id: binding.id },
-      data: { phase, message, statusUpdatedAt: new Date() },
-    });
+    let phase = current;
+    if (final) {
+      ({ phase } = await writeBindingPhase(
+        tx,
+        { id: binding.id },
+        { from: current, event: "failed" },
+        { message },
+      ));
+    } else {
+      await tx.binding.update({ where: { id: binding.id }, data: { message, statusUpdatedAt: new Date() } });
+    }
     if (phase !== current) {
       await recordChange(tx, {
         entityType: "binding",

@@ -3,6 +3,7 @@ import {
   BINDING_JOB,
   enqueueJob,
   recordChange,
+  writeBindingPhase,
   writeTransaction,
   type Binding,
   type Cluster,
@@ -119,12 +120,14 @@ export class BindingResync {
   private async markVanished(binding: OnlineBinding, fqn: string): Promise<boolean> {
     const message = `missing on cluster "${binding.cluster.name}" (found by resync); re-creating`;
     const marked = await writeTransaction(this.deps.db.prisma, async (tx) => {
-      const updated = await tx.binding.updateMany({
-        where: { id: binding.id, generation: binding.generation, phase: Phase.ONLINE },
+      const { phase, written } = await writeBindingPhase(
+        tx,
+        { id: binding.id, generation: binding.generation, phase: Phase.ONLINE },
+        { from: Phase.ONLINE, event: "vanished" },
         // observedGeneration null: nothing is realized any more, so the reconciler creates, not updates.
-        data: { phase: Phase.PENDING, observedGeneration: null, message, statusUpdatedAt: new Date() },
-      });
-      if (updated.count === 0) return false;
+        { observedGeneration: null, message },
+      );
+      if (!written) return false;
       await tx.bindingObservation.deleteMany({ where: { bindingId: binding.id } });
       await enqueueJob(tx, BINDING_JOB, binding.id);
       await recordChange(tx, {
@@ -133,7 +136,7 @@ export class BindingResync {
         action: "status",
         generation: binding.generation,
         actor: "reconciler",
-        data: { phase: Phase.PENDING, message },
+        data: { phase, message },
       });
       return true;
     });

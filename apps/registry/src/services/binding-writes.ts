@@ -1,5 +1,13 @@
-import { formatFqn, nextPhase, Phase, type SecretKeyRule } from "@stream-registry/core";
-import { BINDING_JOB, enqueueJob, recordChange, type Binding, type Tx } from "@stream-registry/store";
+import { formatFqn, Phase, type SecretKeyRule } from "@stream-registry/core";
+import {
+  BINDING_JOB,
+  enqueueJob,
+  recordChange,
+  writeBindingPhase,
+  type Binding,
+  type PhaseWriteFields,
+  type Tx,
+} from "@stream-registry/store";
 import { StaleRead } from "./optimistic.ts";
 import { configSetData } from "./change-data.ts";
 
@@ -19,18 +27,18 @@ export async function changeBinding(
   names: { namespace: string; stream: string; cluster: string; secrets: SecretKeyRule },
 ): Promise<Binding> {
   const deleting = event === "delete-requested";
-  const written = await tx.binding.updateMany({
-    where: { id: binding.id, generation: binding.generation },
-    data: {
-      ...(data as object),
+  const { written } = await writeBindingPhase(
+    tx,
+    { id: binding.id, generation: binding.generation },
+    { from: binding.phase, event },
+    {
+      ...(data as PhaseWriteFields),
       generation: { increment: 1 },
-      phase: nextPhase(binding.phase as Phase, event),
       message: null,
-      statusUpdatedAt: new Date(),
       ...(deleting ? { isDefault: false } : {}),
     },
-  });
-  if (written.count === 0) throw new StaleRead();
+  );
+  if (!written) throw new StaleRead();
   const updated = await tx.binding.findUniqueOrThrow({ where: { id: binding.id } });
   await enqueueJob(tx, BINDING_JOB, binding.id);
   await recordChange(tx, {
