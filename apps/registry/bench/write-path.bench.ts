@@ -5,7 +5,8 @@
  * the registry-only provider) twice against one registry process, first with one client, then
  * with eight, and prints server-side latency percentiles per operation from the registry's own
  * request and reconcile logs, and throughput for both. The ratio shows how much of a write is
- * spent waiting for the single metadata writer (see docs/architecture.md).
+ * spent waiting for the single metadata writer (see docs/architecture.md). Then, in the same run,
+ * the floor: raw single-row inserts through the project's Prisma client at 1 and 8 clients.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -14,6 +15,7 @@ import { parseArgs } from "node:util";
 import { createTestDatabase } from "@stream-registry/testkit";
 import { postGraphQL } from "../test/support/graphql-client.ts";
 import { spawnRegistry, type RegistryProcess } from "../test/support/registry-process.ts";
+import { prismaInsertRate } from "./prisma-floor.ts";
 
 const { values } = parseArgs({
   options: { streams: { type: "string", default: "400" }, database: { type: "string", default: "pglite" } },
@@ -97,9 +99,20 @@ function latenciesSince(r: RegistryProcess, firstLog: number): Map<string, numbe
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.floor((p / 100) * (values.length - 1))]!;
 
+let one: Awaited<ReturnType<typeof round>>;
+let eight: Awaited<ReturnType<typeof round>>;
 try {
-  const one = await round("one", 1);
-  const eight = await round("eight", 8);
+  one = await round("one", 1);
+  eight = await round("eight", 8);
+} finally {
+  registry.kill("SIGTERM");
+  await registry.exited;
+}
+try {
+  // The floor, in the same run: raw inserts through Prisma on the same kind of database (the same
+  // PostgreSQL database; a fresh PGlite directory, since the registry's is its own).
+  const floor1 = await prismaInsertRate(database.url, streams, 1);
+  const floor8 = await prismaInsertRate(database.url, streams, 8);
   const rows: Record<string, Record<string, string>> = {};
   for (const [operation, values] of one.latencies) {
     const contended = eight.latencies.get(operation) ?? [];
@@ -114,15 +127,23 @@ try {
   console.log(`${kind}, ${streams} streams per round`);
   console.table(rows);
   console.table({
-    "streams created/s": {
+    "streams created/s (stream + binding + realized)": {
       "1 client": one.perSecond.toFixed(1),
       "8 clients": eight.perSecond.toFixed(1),
       "ratio 8/1": (eight.perSecond / one.perSecond).toFixed(2),
     },
+    "floor: raw Prisma stream inserts/s": {
+      "1 client": floor1.toFixed(1),
+      "8 clients": floor8.toFixed(1),
+      "ratio 8/1": (floor8 / floor1).toFixed(2),
+    },
+    "registry as % of the floor": {
+      "1 client": ((100 * one.perSecond) / floor1).toFixed(1),
+      "8 clients": ((100 * eight.perSecond) / floor8).toFixed(1),
+      "ratio 8/1": "",
+    },
   });
 } finally {
-  registry.kill("SIGTERM");
-  await registry.exited;
   await database.drop();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 }
