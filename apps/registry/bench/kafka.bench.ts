@@ -7,7 +7,8 @@
  * with the asked partitions, and prints the time until all were ONLINE, topics/s, and percentiles of
  * each binding's create→ONLINE latency (the registry's own timestamps: binding createdAt to its
  * status updatedAt). Then creates as many topics again straight through kafkajs on the same broker,
- * with the same concurrency, as the floor the registry is measured against. A benchmark, not a
+ * with the same concurrency, as the floor the registry is measured against, and then once more in
+ * one batched CreateTopics request (the floor for batched realization). A benchmark, not a
  * test: it asserts nothing about speed.
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -164,6 +165,7 @@ try {
   const baselineAdmin = kafkaClient(kafka.bootstrapServers).admin();
   await baselineAdmin.connect();
   let baselineSeconds = NaN;
+  let batchSeconds = NaN;
   try {
     let nextTopic = 0;
     const baselineStarted = performance.now();
@@ -182,6 +184,15 @@ try {
       }),
     );
     baselineSeconds = (performance.now() - baselineStarted) / 1000;
+    // The batched floor: the same number of topics again, in one CreateTopics request.
+    const batchStarted = performance.now();
+    const batch = Array.from({ length: count }, (_, i) => `batch_${String(i).padStart(5, "0")}`);
+    await baselineAdmin.createTopics({
+      waitForLeaders: false,
+      topics: batch.map((topic) => ({ topic, numPartitions: partitions, replicationFactor: 1 })),
+    });
+    for (const topic of batch) await waitForLeaders(baselineAdmin, topic);
+    batchSeconds = (performance.now() - batchStarted) / 1000;
   } finally {
     await baselineAdmin.disconnect();
   }
@@ -215,6 +226,8 @@ try {
     "topics verified with kafkajs": `${count} listed, ${partitions} partitions each`,
     "baseline: same topics via kafkajs alone, s": baselineSeconds.toFixed(1),
     "baseline topics per second": (count / baselineSeconds).toFixed(1),
+    "batched baseline: one CreateTopics request, s": batchSeconds.toFixed(1),
+    "batched baseline topics per second": (count / batchSeconds).toFixed(1),
   });
   if (warnings.size > 0) {
     console.log("registry warnings and errors during the run (count, message):");
