@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrate, openDatabase, type Database } from "@stream-registry/store";
+import { migrate, openDatabase, recordClusterHealth, type Database } from "@stream-registry/store";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "@stream-registry/testkit";
-import { recordProbe } from "../src/health/cluster-health.ts";
 import { saveObservation } from "../src/reconciler/observations.ts";
 
 // The observations the registry writes outside its write lock: binding observations and cluster health.
@@ -68,13 +67,13 @@ describe.each(databaseKinds)("observation writes on %s", (kind) => {
   });
 
   it("records a cluster's probe, and ignores one of a cluster deleted meanwhile", async () => {
-    await recordProbe(db!.prisma, clusterId, { ok: true, probe: { latencyMs: 3, brokerCount: 1 } });
+    await recordClusterHealth(db!.prisma, clusterId, { ok: true, probe: { latencyMs: 3, brokerCount: 1 } });
     expect(await db!.prisma.clusterHealth.findUnique({ where: { clusterId } })).toMatchObject({
       status: "UP",
       brokerCount: 1,
     });
     const gone = "00000000-0000-4000-8000-0000000000ff";
-    await recordProbe(db!.prisma, gone, { ok: false, error: "refused" });
+    await recordClusterHealth(db!.prisma, gone, { ok: false, error: "refused" });
     expect(await db!.prisma.clusterHealth.findUnique({ where: { clusterId: gone } })).toBeNull();
   });
 });

@@ -12,3 +12,4 @@ export * from "./pagination.ts";
 export * from "./http-status.ts";
 export * from "./request-error-codes.ts";
 export * from "./deadline.ts";
+export * from "./domain.ts";

@@ -1,12 +1,15 @@
 export * from "./binding-phase.ts";
 export * from "./bindings.ts";
 export * from "./change-log.ts";
+export * from "./cluster-health.ts";
+export * from "./clusters.ts";
 export * from "./data-dir-lock.ts";
 export * from "./database.ts";
+export * from "./db.ts";
 export * from "./db-errors.ts";
 export * from "./job-queue.ts";
 export * from "./migrate.ts";
 export * from "./migration-errors.ts";
 export * from "./transaction.ts";
 export { Prisma, PrismaClient } from "./generated/prisma/client.ts";
-export type { Binding, Change, Cluster, Job, Stream } from "./generated/prisma/client.ts";
+export type { Binding, Change, Job, Stream } from "./generated/prisma/client.ts";

@@ -1,6 +1,13 @@
 import DataLoader from "dataloader";
-import type { Binding, Cluster, PrismaClient, Stream } from "@stream-registry/store";
-import type { ClusterHealthRow } from "../health/cluster-health.ts";
+import type { Cluster, ClusterHealth } from "@stream-registry/core";
+import {
+  findClusterHealth,
+  findClustersByIds,
+  findClustersByNames,
+  type Binding,
+  type PrismaClient,
+  type Stream,
+} from "@stream-registry/store";
 import type { BindingObservationModel } from "./models.ts";
 
 /** Per-request batching: a page of streams with their bindings and clusters costs a fixed number of queries. */
@@ -11,16 +18,16 @@ export interface Loaders {
   streamByName: DataLoader<string, Stream | undefined>;
   bindingsByStreamId: DataLoader<string, Binding[]>;
   bindingsByClusterId: DataLoader<string, Binding[]>;
-  healthByClusterId: DataLoader<string, ClusterHealthRow | undefined>;
+  healthByClusterId: DataLoader<string, ClusterHealth | undefined>;
   observationByBindingId: DataLoader<string, BindingObservationModel | undefined>;
 }
 
 export function createLoaders(prisma: PrismaClient): Loaders {
   const clusterById = new DataLoader<string, Cluster | undefined>(async (ids) =>
-    byKey(ids, await prisma.cluster.findMany({ where: { id: { in: [...ids] } } }), (c) => c.id),
+    byKey(ids, await findClustersByIds(prisma, ids), (c) => c.id),
   );
   const clusterByName = new DataLoader<string, Cluster | undefined>(async (names) =>
-    byKey(names, await prisma.cluster.findMany({ where: { name: { in: [...names] } } }), (c) => c.name),
+    byKey(names, await findClustersByNames(prisma, names), (c) => c.name),
   );
   const streamById = new DataLoader<string, Stream | undefined>(async (ids) =>
     byKey(ids, await prisma.stream.findMany({ where: { id: { in: [...ids] } } }), (s) => s.id),
@@ -34,12 +41,8 @@ export function createLoaders(prisma: PrismaClient): Loaders {
   const bindingsByClusterId = new DataLoader<string, Binding[]>(async (ids) =>
     groupBy(ids, await findBindings(prisma, { clusterId: { in: [...ids] } }), (b) => b.clusterId),
   );
-  const healthByClusterId = new DataLoader<string, ClusterHealthRow | undefined>(async (ids) =>
-    byKey(
-      ids,
-      await prisma.clusterHealth.findMany({ where: { clusterId: { in: [...ids] } } }),
-      (h) => h.clusterId,
-    ),
+  const healthByClusterId = new DataLoader<string, ClusterHealth | undefined>(async (ids) =>
+    byKey(ids, await findClusterHealth(prisma, ids), (h) => h.clusterId),
   );
   const observationByBindingId = new DataLoader<string, BindingObservationModel | undefined>(async (ids) =>
     byKey(

@@ -1,9 +1,9 @@
+import { clustersDueForProbe, recordClusterHealth } from "@stream-registry/store";
 import type { HealthConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { forEachConcurrently, Periodic } from "../periodic.ts";
 import { clusterTarget } from "../providers/cluster-target.ts";
 import type { ServiceDeps } from "../services/deps.ts";
-import { recordProbe } from "./cluster-health.ts";
 import { probeCluster } from "./probe.ts";
 
 type HealthDeps = Pick<ServiceDeps, "db" | "providers" | "namespace">;
@@ -41,12 +41,8 @@ export class HealthMonitor {
     const { prisma } = this.deps.db;
     // A little slack, so that a cluster probed one interval ago by this loop is due again now.
     const dueBefore = new Date(Date.now() - this.config.intervalMs * 0.9);
-    const clusters = await prisma.cluster.findMany({
-      where: { OR: [{ health: null }, { health: { checkedAt: { lt: dueBefore } } }] },
-      include: { health: { select: { status: true } } },
-      orderBy: { name: "asc" },
-    });
-    await forEachConcurrently(clusters, this.config.concurrency, async (cluster) => {
+    const due = await clustersDueForProbe(prisma, dueBefore);
+    await forEachConcurrently(due, this.config.concurrency, async ({ cluster, status: before }) => {
       if (signal.aborted) return;
       const provider = this.deps.providers.get(cluster.provider);
       // Another process may have loaded it; this one cannot say anything about the cluster.
@@ -58,11 +54,11 @@ export class HealthMonitor {
         signal,
       );
       if (signal.aborted) return;
-      await recordProbe(prisma, cluster.id, outcome).catch((error: unknown) =>
+      await recordClusterHealth(prisma, cluster.id, outcome).catch((error: unknown) =>
         this.logger.error({ err: error, cluster: cluster.name }, "cluster health could not be recorded"),
       );
       const status = outcome.ok ? "UP" : "DOWN";
-      if (cluster.health?.status !== status) {
+      if (before !== status) {
         const log = { cluster: cluster.name, status, ...(outcome.ok ? {} : { error: outcome.error }) };
         if (outcome.ok) this.logger.info(log, "cluster health");
         else this.logger.warn(log, "cluster health");

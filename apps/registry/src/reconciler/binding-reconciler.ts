@@ -1,6 +1,12 @@
 import { formatFqn, Phase } from "@stream-registry/core";
 import type { BindingObservation } from "@stream-registry/provider-api";
-import { recordChange, writeBindingPhase, writeTransaction, type Tx } from "@stream-registry/store";
+import {
+  recordChange,
+  toCluster,
+  writeBindingPhase,
+  writeTransaction,
+  type Tx,
+} from "@stream-registry/store";
 import { createThroughJournal, mayHaveMadeResource, SupersededAttempt } from "./create-journal.ts";
 import { saveObservation } from "./observations.ts";
 import { registryOnlyProvider } from "../providers/registry-only.ts";
@@ -44,7 +50,7 @@ export async function reconcileBinding(
   attempt.generation = binding.generation;
   const provider = deps.providers.get(binding.cluster.provider);
   if (!provider) return { kind: "provider-missing", provider: binding.cluster.provider };
-  const cluster = clusterTarget(deps.namespace, binding.cluster);
+  const cluster = clusterTarget(deps.namespace, toCluster(binding.cluster));
   const fqn = formatFqn(deps.namespace, binding.cluster.name, binding.stream.name);
 
   if (binding.phase === Phase.DELETING) {

@@ -1,12 +1,12 @@
-import { formatFqn, Phase, withDeadline } from "@stream-registry/core";
+import { formatFqn, Phase, withDeadline, type Cluster } from "@stream-registry/core";
 import {
   BINDING_JOB,
   enqueueJob,
   recordChange,
+  toCluster,
   writeBindingPhase,
   writeTransaction,
   type Binding,
-  type Cluster,
 } from "@stream-registry/store";
 import type { ReconcilerConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
@@ -61,7 +61,7 @@ export class BindingResync {
     let observed = 0;
     let vanished = 0;
     while (!signal.aborted) {
-      const batch: OnlineBinding[] = await prisma.binding.findMany({
+      const rows = await prisma.binding.findMany({
         where: {
           phase: Phase.ONLINE,
           // Metadata only: its observation never changes, and registries full of it would pay for nothing.
@@ -73,6 +73,7 @@ export class BindingResync {
         orderBy: { id: "asc" },
         take: BATCH,
       });
+      const batch: OnlineBinding[] = rows.map((row) => ({ ...row, cluster: toCluster(row.cluster) }));
       await forEachConcurrently(batch, this.config.resyncConcurrency, async (binding) => {
         const result = await this.resyncOne(binding, signal);
         if (result === "observed") observed++;

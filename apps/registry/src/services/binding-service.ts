@@ -1,11 +1,13 @@
-import { ErrorCode, formatFqn, RegistryError, type UserError } from "@stream-registry/core";
+import { ErrorCode, formatFqn, RegistryError, type Cluster, type UserError } from "@stream-registry/core";
 import {
   BINDING_JOB,
   enqueueJob,
+  findCluster,
+  findClusterById,
   recordChange,
+  toCluster,
   writeTransaction,
   type Binding,
-  type Cluster,
   type Stream,
 } from "@stream-registry/store";
 import { checkBindingConfig } from "./binding-validation.ts";
@@ -49,7 +51,7 @@ export class BindingService {
         // What was validated must still hold: same stream and cluster, not being deleted.
         const [liveStream, liveCluster] = await Promise.all([
           tx.stream.findUnique({ where: { id: stream.id } }),
-          tx.cluster.findUnique({ where: { id: cluster.id } }),
+          findClusterById(tx, cluster.id),
         ]);
         if (
           liveStream?.generation !== stream.generation ||
@@ -184,7 +186,7 @@ export class BindingService {
   }
 
   private async findCluster(name: string): Promise<Cluster> {
-    const cluster = await this.deps.db.prisma.cluster.findUnique({ where: { name } });
+    const cluster = await findCluster(this.deps.db.prisma, name);
     if (!cluster)
       throw new RegistryError(ErrorCode.NOT_FOUND, `cluster "${name}" does not exist`, ["input", "cluster"]);
     return cluster;
@@ -210,6 +212,6 @@ export class BindingService {
         ["input", "cluster"],
       );
     }
-    return { binding, stream, cluster };
+    return { binding, stream, cluster: toCluster(cluster) };
   }
 }

@@ -1,4 +1,4 @@
-import type { Cluster } from "@stream-registry/store";
+import type { Cluster } from "@stream-registry/core";
 import { clusterTarget } from "../providers/cluster-target.ts";
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
 import type { ConfigSet } from "./config-input.ts";

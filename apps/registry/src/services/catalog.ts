@@ -5,10 +5,11 @@ import {
   ErrorCode,
   redactValue,
   RegistryError,
+  type Cluster,
   type ConfigValue,
   type SecretKeyRule,
 } from "@stream-registry/core";
-import type { Binding, Change, Cluster, Prisma, Stream } from "@stream-registry/store";
+import { toCluster, type Binding, type Change, type Prisma, type Stream } from "@stream-registry/store";
 import type { ServiceDeps } from "./deps.ts";
 
 /** One page of a keyset-paginated list; cursors are opaque to clients. */
@@ -86,7 +87,7 @@ export class Catalog {
       take: take + 1,
     });
     return page(
-      rows,
+      rows.map(toCluster),
       take,
       !!after,
       (c) => ({ name: c.name }),

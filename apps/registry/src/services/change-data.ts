@@ -20,14 +20,6 @@ export function configSetData(row: WithConfigSet, secrets: SecretKeyRule): Prism
   };
 }
 
-/** What a cluster became, for its change-log entry. */
-export function clusterData(
-  row: { provider: string; config: unknown },
-  secrets: SecretKeyRule,
-): Prisma.InputJsonValue {
-  return { provider: row.provider, config: redactSecrets(row.config as ConfigMaps, secrets) };
-}
-
 const CONFIG_FIELDS = ["config", "producerConfig", "consumerConfig"] as const;
 
 /**

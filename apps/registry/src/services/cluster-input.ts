@@ -2,11 +2,12 @@ import {
   checkName,
   givesSecrets,
   keepStoredSecrets,
+  type Cluster,
   type ConfigMaps,
   type UserError,
 } from "@stream-registry/core";
 import type { StreamProvider } from "@stream-registry/provider-api";
-import type { Cluster } from "@stream-registry/store";
+import { findCluster } from "@stream-registry/store";
 import type { ClusterPresets } from "../cluster-presets.ts";
 import { registryOnlyProvider } from "../providers/registry-only.ts";
 import { applyConfigMapsChange, readConfigMapsChange, type ConfigMapsChange } from "./config-replace.ts";
@@ -51,14 +52,13 @@ export async function checkClusterInput(
   pushIf(errors, nameError);
   const given = readGivenConfig(input.config, field, errors);
   if (!given) throwIfAny(errors);
-  const before = nameError ? null : await deps.db.prisma.cluster.findUnique({ where: { name: input.name } });
+  const before = nameError ? null : await findCluster(deps.db.prisma, input.name);
   const preset = before || nameError ? undefined : presets.clusters.get(input.name);
   const kind = input.provider ?? before?.provider ?? preset?.provider ?? registryOnlyProvider.kind;
   const provider = collect(errors, () => deps.providers.require(kind, ["input", "provider"]));
   // A preset's connection config is for its own provider; another provider starts from nothing.
   const presetApplies = preset !== undefined && kind === (preset.provider ?? registryOnlyProvider.kind);
-  const stored =
-    (before?.config as ConfigMaps | undefined) ?? (presetApplies ? preset.config : undefined) ?? {};
+  const stored = before?.config ?? (presetApplies ? preset.config : undefined) ?? {};
   const { maps, errors: keepErrors } = keepStoredSecrets(
     given?.maps ?? {},
     stored,

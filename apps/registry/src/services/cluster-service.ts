@@ -1,11 +1,23 @@
-import { configMapsEqual, ErrorCode, fqnPrefix, RegistryError, type ConfigMaps } from "@stream-registry/core";
-import { recordChange, touchBindings, writeTransaction, type Cluster } from "@stream-registry/store";
+import {
+  configMapsEqual,
+  ErrorCode,
+  fqnPrefix as namespacePrefix,
+  RegistryError,
+  type Cluster,
+} from "@stream-registry/core";
+import {
+  createCluster,
+  deleteCluster,
+  findClusterWithBindingCount,
+  findClusterWithSomeStreams,
+  recordClusterHealth,
+  updateCluster,
+  writeTransaction,
+} from "@stream-registry/store";
 import { NO_CLUSTER_PRESETS, type ClusterPresets } from "../cluster-presets.ts";
-import { recordProbe } from "../health/cluster-health.ts";
 import { checkClusterInput, type DeclareClusterInput } from "./cluster-input.ts";
 import type { Actor, ServiceDeps } from "./deps.ts";
 import { retryOnStale, StaleRead } from "./optimistic.ts";
-import { clusterData } from "./change-data.ts";
 
 export class ClusterService {
   constructor(
@@ -38,84 +50,56 @@ export class ClusterService {
       "config",
     ]);
 
+    const by = { actor, secrets: this.deps.providers.isSecret };
     const result = await writeTransaction(this.deps.db.prisma, async (tx) => {
-      const existing = await tx.cluster.findUnique({
-        where: { name: input.name },
-        include: { _count: { select: { bindings: true } } },
-      });
-      if (existing?.id !== before?.id || existing?.generation !== before?.generation) throw new StaleRead();
+      const existing = await findClusterWithBindingCount(tx, input.name);
+      if (existing?.cluster.id !== before?.id || existing?.cluster.generation !== before?.generation) {
+        throw new StaleRead();
+      }
       if (!existing) {
-        const cluster = await tx.cluster.create({ data: { name: input.name, provider: kind, config } });
-        await recordChange(tx, {
-          entityType: "cluster",
-          entityKey: cluster.name,
-          action: "created",
-          generation: 1,
-          actor,
-          data: clusterData(cluster, this.deps.providers.isSecret),
-        });
-        return { cluster, created: true };
+        return {
+          cluster: await createCluster(tx, input.name, { provider: kind, config }, by),
+          created: true,
+        };
       }
-      const same = existing.provider === kind && configMapsEqual(existing.config as ConfigMaps, config);
-      if (same && !givesSecrets) {
-        const { _count, ...cluster } = existing;
-        return { cluster, created: false };
-      }
-      if (existing.provider !== kind && existing._count.bindings > 0) {
+      const { cluster: current, bindings } = existing;
+      const same = current.provider === kind && configMapsEqual(current.config, config);
+      if (same && !givesSecrets) return { cluster: current, created: false };
+      if (current.provider !== kind && bindings > 0) {
         throw new RegistryError(
           ErrorCode.IN_USE,
-          `cluster "${input.name}" has ${existing._count.bindings} binding(s); its provider cannot change from "${existing.provider}" to "${kind}"`,
+          `cluster "${input.name}" has ${bindings} binding(s); its provider cannot change from "${current.provider}" to "${kind}"`,
           ["input", "provider"],
         );
       }
-      const cluster = await tx.cluster.update({
-        where: { id: existing.id },
-        data: { provider: kind, config, generation: { increment: 1 } },
-      });
-      await recordChange(tx, {
-        entityType: "cluster",
-        entityKey: cluster.name,
-        action: "updated",
-        generation: cluster.generation,
-        actor,
-        data: clusterData(cluster, this.deps.providers.isSecret),
-      });
-      await touchBindings(tx, { clusterId: cluster.id }, fqnPrefix(this.deps.namespace), actor);
+      const fqnPrefix = namespacePrefix(this.deps.namespace);
+      const cluster = await updateCluster(tx, current.id, { provider: kind, config }, { ...by, fqnPrefix });
       return { cluster, created: false };
     });
     this.deps.wakeReconciler();
     // The provider just reached the cluster: that is its health until the next periodic probe.
     // Best effort: the mutation succeeded, and the health loop records the next probe anyway.
-    if (probe) await recordProbe(this.deps.db.prisma, result.cluster.id, { ok: true, probe }).catch(() => {});
+    if (probe) {
+      await recordClusterHealth(this.deps.db.prisma, result.cluster.id, { ok: true, probe }).catch(() => {});
+    }
     return result;
   }
 
   async delete(name: string, { actor }: Actor): Promise<Cluster> {
     return writeTransaction(this.deps.db.prisma, async (tx) => {
-      const cluster = await tx.cluster.findUnique({
-        where: { name },
-        include: { bindings: { select: { stream: { select: { name: true } } }, take: 5 } },
-      });
-      if (!cluster)
+      const found = await findClusterWithSomeStreams(tx, name, 5);
+      if (!found)
         throw new RegistryError(ErrorCode.NOT_FOUND, `cluster "${name}" does not exist`, ["input", "name"]);
-      const { bindings, ...row } = cluster;
-      if (bindings.length > 0) {
-        const streams = bindings.map((b) => `"${b.stream.name}"`).join(", ");
+      if (found.streams.length > 0) {
+        const streams = found.streams.map((stream) => `"${stream}"`).join(", ");
         throw new RegistryError(
           ErrorCode.IN_USE,
           `cluster "${name}" still has bindings (streams ${streams}); delete them first`,
           ["input", "name"],
         );
       }
-      await tx.cluster.delete({ where: { id: cluster.id } });
-      await recordChange(tx, {
-        entityType: "cluster",
-        entityKey: name,
-        action: "deleted",
-        generation: cluster.generation,
-        actor,
-      });
-      return row;
+      await deleteCluster(tx, found.cluster, actor);
+      return found.cluster;
     });
   }
 }

@@ -1,4 +1,5 @@
-import { healthView, type ClusterHealthModel, type ClusterHealthRow } from "../health/cluster-health.ts";
+import type { ClusterHealth } from "@stream-registry/core";
+import { healthView, type ClusterHealthModel } from "../health/cluster-health.ts";
 
 /** How many probe intervals without a probe make a cluster's health UNKNOWN. */
 const STALE_AFTER_INTERVALS = 3;
@@ -12,7 +13,7 @@ export class HealthService {
     this.staleAfterMs = intervalMs > 0 ? intervalMs * STALE_AFTER_INTERVALS : undefined;
   }
 
-  view(row: ClusterHealthRow | undefined): ClusterHealthModel {
+  view(row: ClusterHealth | undefined): ClusterHealthModel {
     return healthView(row, this.staleAfterMs);
   }
 }

@@ -9,6 +9,7 @@ import {
 import {
   isUniqueViolation,
   recordChange,
+  toCluster,
   touchBindings,
   writeTransaction,
   type Stream,
@@ -186,7 +187,7 @@ export class StreamService {
         this.deps.namespace,
         stream.name,
         effective,
-        binding.cluster,
+        toCluster(binding.cluster),
       ).catch((error: unknown) => {
         throw onCluster(error, binding.cluster.name);
       });

@@ -1,0 +1,30 @@
+import type { ConfigMaps } from "./config-maps.ts";
+
+/**
+ * The registry's objects as the persistence layer (store) hands them up: what services,
+ * resolvers and the reconciler work with. Config maps are typed (they are checked before they
+ * are stored); the database's JSON columns never leave store.
+ */
+
+export interface Cluster {
+  id: string;
+  name: string;
+  /** The kind of the stream provider that realizes bindings on it. */
+  provider: string;
+  config: ConfigMaps;
+  generation: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A cluster's last probe, as stored; health rules (staleness) are applied when it is shown. */
+export interface ClusterHealth {
+  status: "UP" | "DOWN";
+  checkedAt: Date;
+  latencyMs: number | null;
+  brokerCount: number | null;
+  details: unknown;
+  lastError: string | null;
+  lastErrorAt: Date | null;
+  lastUpAt: Date | null;
+}

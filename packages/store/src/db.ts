@@ -1,0 +1,5 @@
+import type { PrismaClient } from "./generated/prisma/client.ts";
+import type { Tx } from "./transaction.ts";
+
+/** What a store reads or writes through: the client, or the transaction a write runs in. */
+export type Db = PrismaClient | Tx;
