@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { migrate, openDatabase } from "@stream-registry/store";
+import { migrate, openDatabase, type Database } from "@stream-registry/store";
 
 /**
  * The floor a registry write is measured against: single-row stream inserts straight through the
@@ -31,5 +31,41 @@ export async function prismaInsertRate(
   } finally {
     await db.close();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The floor a page of streams is measured against: the same pages (streams by name, each with its
+ * bindings and their clusters) read straight through Prisma from the registry's own database,
+ * after the registry stopped, once to warm up and once measured. Milliseconds per page.
+ */
+export async function prismaPageLatencies(
+  url: string | undefined,
+  dataDir: string | undefined,
+  pageSize: number,
+): Promise<number[]> {
+  const db = await openDatabase({ url, dataDir });
+  try {
+    await readAllPages(db, pageSize); // warm-up: a fresh client's first queries pay for connecting
+    return await readAllPages(db, pageSize);
+  } finally {
+    await db.close();
+  }
+}
+
+async function readAllPages(db: Database, pageSize: number): Promise<number[]> {
+  const latencies: number[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const started = performance.now();
+    const page = await db.prisma.stream.findMany({
+      where: after === undefined ? {} : { name: { gt: after } },
+      orderBy: { name: "asc" },
+      take: pageSize,
+      include: { bindings: { orderBy: { createdAt: "asc" }, include: { cluster: true } } },
+    });
+    latencies.push(performance.now() - started);
+    if (page.length < pageSize) return latencies;
+    after = page.at(-1)!.name;
   }
 }

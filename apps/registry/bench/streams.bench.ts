@@ -4,7 +4,8 @@
  * Starts a registry as its own process (as `npm start` does), creates N streams with one binding
  * each through the GraphQL API, waits until every binding is ONLINE, then pages through all
  * streams with their bindings and clusters. Prints throughput, page latency percentiles and the
- * registry's peak RSS. A benchmark, not a test: it asserts nothing about speed.
+ * registry's peak RSS; then, in the same run, the floor: the same pages read straight through
+ * Prisma. A benchmark, not a test: it asserts nothing about speed.
  */
 import { readFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,6 +14,7 @@ import { parseArgs } from "node:util";
 import { createTestDatabase } from "@stream-registry/testkit";
 import { postGraphQL } from "../test/support/graphql-client.ts";
 import { spawnRegistry } from "../test/support/registry-process.ts";
+import { prismaPageLatencies } from "./prisma-floor.ts";
 
 const { values } = parseArgs({
   options: {
@@ -95,10 +97,14 @@ try {
   if (seen !== streams) throw new Error(`paged ${seen} streams, expected ${streams}`);
 
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) =>
-    latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!.toFixed(1);
+  const pct = (values: number[], p: number) =>
+    values[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!.toFixed(1);
   const status = await readFile(`/proc/${registry.pid}/status`, "utf8").catch(() => "");
   const peakMiB = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
+  registry.kill("SIGTERM");
+  await registry.exited;
+  // The floor, in the same run: the same pages straight through Prisma from the same database.
+  const floor = (await prismaPageLatencies(database.url, dataDir, pageSize)).sort((a, b) => a - b);
   const results = {
     database: kind,
     streams,
@@ -107,8 +113,11 @@ try {
     "seconds until all ONLINE": onlineSeconds.toFixed(1),
     pages: latencies.length,
     "page size": pageSize,
-    "page p50 ms": pct(50),
-    "page p99 ms": pct(99),
+    "page p50 ms": pct(latencies, 50),
+    "page p99 ms": pct(latencies, 99),
+    "floor: same page via Prisma p50 ms": pct(floor, 50),
+    "floor p99 ms": pct(floor, 99),
+    "page p50 / floor p50": (Number(pct(latencies, 50)) / Number(pct(floor, 50))).toFixed(1),
     "registry peak RSS MiB": peakMiB.toFixed(0),
   };
   console.table(results);
