@@ -17,6 +17,19 @@ export interface Cluster {
   updatedAt: Date;
 }
 
+export interface Stream {
+  id: string;
+  name: string;
+  config: ConfigMaps;
+  producerConfig: ConfigMaps;
+  consumerConfig: ConfigMaps;
+  generation: number;
+  /** Set by a cascading delete; the stream goes when its last binding is gone. */
+  deleting: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
 /** A cluster's last probe, as stored; health rules (staleness) are applied when it is shown. */
 export interface ClusterHealth {
   status: "UP" | "DOWN";

@@ -1,4 +1,7 @@
+import { Phase } from "@stream-registry/core";
 import { LIVE_PHASES, phaseCaseSql } from "./binding-phase.ts";
+import { toCluster } from "./clusters.ts";
+import type { Db } from "./db.ts";
 import type { Tx } from "./transaction.ts";
 
 /** The job kind that reconciles one binding (its target is the binding's id). */
@@ -39,4 +42,24 @@ export async function touchBindings(
     FROM unnest(${touched.map((t) => t.fqn)}::text[], ${touched.map((t) => t.generation)}::int[]) AS t(fqn, generation)
     ORDER BY fqn`;
   return touched.length;
+}
+
+/** The live (not being deleted) bindings of a stream with their clusters, in id order. */
+export async function findLiveBindingsOfStream(db: Db, streamId: string) {
+  const rows = await db.binding.findMany({
+    where: { streamId, phase: { not: Phase.DELETING } },
+    include: { cluster: true },
+    orderBy: { id: "asc" },
+  });
+  return rows.map((row) => ({ ...row, cluster: toCluster(row.cluster) }));
+}
+
+/** `id@generation` of each live binding of a stream, in id order: what a stream update validated against. */
+export async function liveBindingVersions(db: Db, streamId: string): Promise<string[]> {
+  const rows = await db.binding.findMany({
+    where: { streamId, phase: { not: Phase.DELETING } },
+    select: { id: true, generation: true },
+    orderBy: { id: "asc" },
+  });
+  return rows.map((b) => `${b.id}@${b.generation}`);
 }

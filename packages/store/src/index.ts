@@ -10,6 +10,7 @@ export * from "./db-errors.ts";
 export * from "./job-queue.ts";
 export * from "./migrate.ts";
 export * from "./migration-errors.ts";
+export * from "./streams.ts";
 export * from "./transaction.ts";
 export { Prisma, PrismaClient } from "./generated/prisma/client.ts";
-export type { Binding, Change, Job, Stream } from "./generated/prisma/client.ts";
+export type { Binding, Change, Job } from "./generated/prisma/client.ts";

@@ -1,12 +1,13 @@
 import DataLoader from "dataloader";
-import type { Cluster, ClusterHealth } from "@stream-registry/core";
+import type { Cluster, ClusterHealth, Stream } from "@stream-registry/core";
 import {
   findClusterHealth,
   findClustersByIds,
   findClustersByNames,
+  findStreamsByIds,
+  findStreamsByNames,
   type Binding,
   type PrismaClient,
-  type Stream,
 } from "@stream-registry/store";
 import type { BindingObservationModel } from "./models.ts";
 
@@ -30,10 +31,10 @@ export function createLoaders(prisma: PrismaClient): Loaders {
     byKey(names, await findClustersByNames(prisma, names), (c) => c.name),
   );
   const streamById = new DataLoader<string, Stream | undefined>(async (ids) =>
-    byKey(ids, await prisma.stream.findMany({ where: { id: { in: [...ids] } } }), (s) => s.id),
+    byKey(ids, await findStreamsByIds(prisma, ids), (s) => s.id),
   );
   const streamByName = new DataLoader<string, Stream | undefined>(async (names) =>
-    byKey(names, await prisma.stream.findMany({ where: { name: { in: [...names] } } }), (s) => s.name),
+    byKey(names, await findStreamsByNames(prisma, names), (s) => s.name),
   );
   const bindingsByStreamId = new DataLoader<string, Binding[]>(async (ids) =>
     groupBy(ids, await findBindings(prisma, { streamId: { in: [...ids] } }), (b) => b.streamId),

@@ -1,5 +1,5 @@
-import type { Cluster, ConfigMaps } from "@stream-registry/core";
-import type { Binding, Change, Stream } from "@stream-registry/store";
+import type { Cluster, ConfigMaps, Stream } from "@stream-registry/core";
+import type { Binding, Change } from "@stream-registry/store";
 import type { ConnectionModel } from "./connection.ts";
 
 /** What resolvers hand each other: database rows, resolved field by field. */

@@ -2,10 +2,10 @@ import { formatFqn, Phase } from "@stream-registry/core";
 import type { BindingObservation } from "@stream-registry/provider-api";
 import {
   recordChange,
+  removeStreamIfDone,
   toCluster,
   writeBindingPhase,
   writeTransaction,
-  type Tx,
 } from "@stream-registry/store";
 import { createThroughJournal, mayHaveMadeResource, SupersededAttempt } from "./create-journal.ts";
 import { saveObservation } from "./observations.ts";
@@ -68,7 +68,7 @@ export async function reconcileBinding(
         generation: binding.generation,
         actor: "reconciler",
       });
-      await removeStreamIfDone(tx, binding.streamId);
+      await removeStreamIfDone(tx, binding.streamId, "reconciler");
     });
     return { kind: "deleted" };
   }
@@ -125,23 +125,6 @@ export async function reconcileBinding(
     }
   });
   return { kind: "realized", observation };
-}
-
-/** A stream deleted with cascade goes with its last binding. */
-async function removeStreamIfDone(tx: Tx, streamId: string): Promise<void> {
-  const stream = await tx.stream.findUnique({
-    where: { id: streamId },
-    include: { _count: { select: { bindings: true } } },
-  });
-  if (!stream?.deleting || stream._count.bindings > 0) return;
-  await tx.stream.delete({ where: { id: streamId } });
-  await recordChange(tx, {
-    entityType: "stream",
-    entityKey: stream.name,
-    action: "deleted",
-    generation: stream.generation,
-    actor: "reconciler",
-  });
 }
 
 /** A failed attempt: the provider's words, and what to show while a retry is pending. */

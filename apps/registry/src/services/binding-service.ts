@@ -1,14 +1,23 @@
-import { ErrorCode, formatFqn, RegistryError, type Cluster, type UserError } from "@stream-registry/core";
+import {
+  ErrorCode,
+  formatFqn,
+  RegistryError,
+  type Cluster,
+  type Stream,
+  type UserError,
+} from "@stream-registry/core";
 import {
   BINDING_JOB,
   enqueueJob,
   findCluster,
   findClusterById,
+  findStream,
+  findStreamById,
   recordChange,
   toCluster,
+  toStream,
   writeTransaction,
   type Binding,
-  type Stream,
 } from "@stream-registry/store";
 import { checkBindingConfig } from "./binding-validation.ts";
 import { changeBinding } from "./binding-writes.ts";
@@ -50,7 +59,7 @@ export class BindingService {
       const binding = await writeTransaction(this.deps.db.prisma, async (tx) => {
         // What was validated must still hold: same stream and cluster, not being deleted.
         const [liveStream, liveCluster] = await Promise.all([
-          tx.stream.findUnique({ where: { id: stream.id } }),
+          findStreamById(tx, stream.id),
           findClusterById(tx, cluster.id),
         ]);
         if (
@@ -112,7 +121,7 @@ export class BindingService {
       const overrides = await this.checkOverrides(input, configSetOf(binding), stream, cluster);
       const updated = await writeTransaction(this.deps.db.prisma, async (tx) => {
         // Validated against this stream's maps: they must not have changed meanwhile.
-        const live = await tx.stream.findUnique({ where: { id: stream.id } });
+        const live = await findStreamById(tx, stream.id);
         if (live?.generation !== stream.generation) throw new StaleRead();
         return changeBinding(tx, binding, "desired-changed", overrides, actor, this.names(cluster, stream));
       });
@@ -173,7 +182,7 @@ export class BindingService {
   }
 
   private async findStream(name: string): Promise<Stream> {
-    const stream = await this.deps.db.prisma.stream.findUnique({ where: { name } });
+    const stream = await findStream(this.deps.db.prisma, name);
     if (!stream)
       throw new RegistryError(ErrorCode.NOT_FOUND, `stream "${name}" does not exist`, ["input", "stream"]);
     if (stream.deleting) {
@@ -212,6 +221,6 @@ export class BindingService {
         ["input", "cluster"],
       );
     }
-    return { binding, stream, cluster: toCluster(cluster) };
+    return { binding, stream: toStream(stream), cluster: toCluster(cluster) };
   }
 }

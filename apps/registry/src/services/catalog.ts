@@ -7,9 +7,10 @@ import {
   RegistryError,
   type Cluster,
   type ConfigValue,
+  type Stream,
   type SecretKeyRule,
 } from "@stream-registry/core";
-import { toCluster, type Binding, type Change, type Prisma, type Stream } from "@stream-registry/store";
+import { toCluster, toStream, type Binding, type Change, type Prisma } from "@stream-registry/store";
 import type { ServiceDeps } from "./deps.ts";
 
 /** One page of a keyset-paginated list; cursors are opaque to clients. */
@@ -63,7 +64,7 @@ export class Catalog {
       take: take + 1,
     });
     return page(
-      rows,
+      rows.map(toStream),
       take,
       !!after,
       (s) => ({ name: s.name }),
@@ -125,7 +126,7 @@ export class Catalog {
       take: take + 1,
     });
     return page(
-      rows,
+      rows.map((row) => ({ ...row, stream: toStream(row.stream) })),
       take,
       !!cursor,
       (b) => ({ s: b.stream.name, t: b.createdAt.getTime(), id: b.id }),

@@ -4,15 +4,20 @@ import {
   ErrorCode,
   fqnPrefix,
   RegistryError,
+  type Stream,
   type UserError,
 } from "@stream-registry/core";
 import {
+  createStream,
+  deleteStream,
+  findLiveBindingsOfStream,
+  findStream,
+  findStreamWithBindings,
   isUniqueViolation,
-  recordChange,
-  toCluster,
-  touchBindings,
+  liveBindingVersions,
+  markStreamDeleting,
+  updateStream,
   writeTransaction,
-  type Stream,
 } from "@stream-registry/store";
 import { checkBindingConfig } from "./binding-validation.ts";
 import { changeBinding } from "./binding-writes.ts";
@@ -28,7 +33,6 @@ import {
 import type { Actor, ServiceDeps } from "./deps.ts";
 import { retryOnStale, StaleRead } from "./optimistic.ts";
 import { asUserErrors, pushIf, throwIfAny, UserErrors } from "./user-errors.ts";
-import { configSetData } from "./change-data.ts";
 
 export interface StreamInput extends ConfigInput {
   name: string;
@@ -43,18 +47,9 @@ export class StreamService {
     const configs = checkConfigInput(input, EMPTY_CONFIG_SET, this.deps.providers, errors);
     throwIfAny(errors);
     try {
-      return await writeTransaction(this.deps.db.prisma, async (tx) => {
-        const stream = await tx.stream.create({ data: { name: input.name, ...configs } });
-        await recordChange(tx, {
-          entityType: "stream",
-          entityKey: stream.name,
-          action: "created",
-          generation: 1,
-          actor,
-          data: configSetData(stream, this.deps.providers.isSecret),
-        });
-        return stream;
-      });
+      return await writeTransaction(this.deps.db.prisma, (tx) =>
+        createStream(tx, input.name, configs, { actor, secrets: this.deps.providers.isSecret }),
+      );
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw new RegistryError(ErrorCode.ALREADY_EXISTS, `stream "${input.name}" already exists`, [
@@ -82,27 +77,13 @@ export class StreamService {
       if (noOp) return current;
       const validated = await this.validateOnClusters(current, configs);
 
+      const by = { actor, secrets: this.deps.providers.isSecret, fqnPrefix: fqnPrefix(this.deps.namespace) };
       const stream = await writeTransaction(this.deps.db.prisma, async (tx) => {
-        const written = await tx.stream.updateMany({
-          where: { id: current.id, generation: current.generation, deleting: false },
-          data: { ...configs, generation: { increment: 1 } },
-        });
-        if (written.count === 0) throw new StaleRead();
-        const live = await tx.binding.findMany({
-          where: { streamId: current.id, phase: { not: "DELETING" } },
-          orderBy: { id: "asc" },
-        });
-        if (live.map((b) => `${b.id}@${b.generation}`).join() !== validated.join()) throw new StaleRead();
-        const updated = await tx.stream.findUniqueOrThrow({ where: { id: current.id } });
-        await recordChange(tx, {
-          entityType: "stream",
-          entityKey: updated.name,
-          action: "updated",
-          generation: updated.generation,
-          actor,
-          data: configSetData(updated, this.deps.providers.isSecret),
-        });
-        await touchBindings(tx, { streamId: updated.id }, fqnPrefix(this.deps.namespace), actor);
+        // The bindings validated must still be the ones to reconcile, at the same generations.
+        const live = await liveBindingVersions(tx, current.id);
+        if (live.join() !== validated.join()) throw new StaleRead();
+        const updated = await updateStream(tx, current, configs, by);
+        if (!updated) throw new StaleRead();
         return updated;
       });
       this.deps.wakeReconciler();
@@ -120,21 +101,11 @@ export class StreamService {
     { actor }: Actor,
   ): Promise<{ stream: Stream; deleted: boolean }> {
     const result = await writeTransaction(this.deps.db.prisma, async (tx) => {
-      const found = await tx.stream.findUnique({
-        where: { name },
-        include: { bindings: { include: { cluster: true } } },
-      });
+      const found = await findStreamWithBindings(tx, name);
       if (!found) throw notFound(name);
-      const { bindings, ...stream } = found;
+      const { stream, bindings } = found;
       if (bindings.length === 0) {
-        await tx.stream.delete({ where: { id: stream.id } });
-        await recordChange(tx, {
-          entityType: "stream",
-          entityKey: name,
-          action: "deleted",
-          generation: stream.generation,
-          actor,
-        });
+        await deleteStream(tx, stream, actor);
         return { stream, deleted: true };
       }
       if (!cascade) {
@@ -145,16 +116,7 @@ export class StreamService {
           ["input", "name"],
         );
       }
-      if (!stream.deleting) {
-        await tx.stream.update({ where: { id: stream.id }, data: { deleting: true } });
-        await recordChange(tx, {
-          entityType: "stream",
-          entityKey: name,
-          action: "delete-requested",
-          generation: stream.generation,
-          actor,
-        });
-      }
+      const deleting = await markStreamDeleting(tx, stream, actor);
       for (const { cluster, ...binding } of bindings) {
         await changeBinding(tx, binding, "delete-requested", {}, actor, {
           namespace: this.deps.namespace,
@@ -163,7 +125,7 @@ export class StreamService {
           secrets: this.deps.providers.isSecret,
         });
       }
-      return { stream: { ...stream, deleting: true }, deleted: false };
+      return { stream: deleting, deleted: false };
     });
     if (!result.deleted) this.deps.wakeReconciler();
     return result;
@@ -174,11 +136,7 @@ export class StreamService {
    * checked, which must still be the same when the update is written.
    */
   private async validateOnClusters(stream: Stream, configs: ConfigSet): Promise<string[]> {
-    const bindings = await this.deps.db.prisma.binding.findMany({
-      where: { streamId: stream.id, phase: { not: "DELETING" } },
-      include: { cluster: true },
-      orderBy: { id: "asc" },
-    });
+    const bindings = await findLiveBindingsOfStream(this.deps.db.prisma, stream.id);
     for (const binding of bindings) {
       if (!this.deps.providers.get(binding.cluster.provider)) continue; // shown on the binding's status
       const effective = effectiveConfigSet(configs, configSetOf(binding));
@@ -187,7 +145,7 @@ export class StreamService {
         this.deps.namespace,
         stream.name,
         effective,
-        toCluster(binding.cluster),
+        binding.cluster,
       ).catch((error: unknown) => {
         throw onCluster(error, binding.cluster.name);
       });
@@ -196,7 +154,7 @@ export class StreamService {
   }
 
   private async findLive(name: string): Promise<Stream> {
-    const stream = await this.deps.db.prisma.stream.findUnique({ where: { name } });
+    const stream = await findStream(this.deps.db.prisma, name);
     if (!stream) throw notFound(name);
     if (stream.deleting) {
       throw new RegistryError(ErrorCode.BEING_DELETED, `stream "${name}" is being deleted`, [

@@ -1,5 +1,6 @@
 import { ErrorCode, formatFqn, parseFqn, RegistryError, type ConfigMaps } from "@stream-registry/core";
-import type { Binding, Stream as StreamRow } from "@stream-registry/store";
+import type { Stream as StreamRow } from "@stream-registry/core";
+import type { Binding } from "@stream-registry/store";
 import type {
   BindingResolvers,
   ClusterResolvers,

@@ -1,0 +1,151 @@
+import { redactSecrets, type ConfigMaps, type SecretKeyRule, type Stream } from "@stream-registry/core";
+import { touchBindings } from "./bindings.ts";
+import { recordChange } from "./change-log.ts";
+import type { Db } from "./db.ts";
+import type { Binding, Stream as StreamRow } from "./generated/prisma/client.ts";
+import type { Tx } from "./transaction.ts";
+
+/** The one place a stream row becomes a Stream: its config maps were checked before they were stored. */
+export function toStream(row: StreamRow): Stream {
+  return {
+    ...row,
+    config: row.config as ConfigMaps,
+    producerConfig: row.producerConfig as ConfigMaps,
+    consumerConfig: row.consumerConfig as ConfigMaps,
+  };
+}
+
+/** A stream's three sets of config maps. */
+export type StreamConfigs = Pick<Stream, "config" | "producerConfig" | "consumerConfig">;
+
+/** Who writes, and which keys are secret: the change log holds what a stream became, secrets removed. */
+export interface StreamWriter {
+  actor: string;
+  secrets: SecretKeyRule;
+}
+
+export async function findStream(db: Db, name: string): Promise<Stream | null> {
+  const row = await db.stream.findUnique({ where: { name } });
+  return row && toStream(row);
+}
+
+export async function findStreamById(db: Db, id: string): Promise<Stream | null> {
+  const row = await db.stream.findUnique({ where: { id } });
+  return row && toStream(row);
+}
+
+/** For per-request loaders: one query for many streams, in no particular order. */
+export async function findStreamsByIds(db: Db, ids: readonly string[]): Promise<Stream[]> {
+  return (await db.stream.findMany({ where: { id: { in: [...ids] } } })).map(toStream);
+}
+
+export async function findStreamsByNames(db: Db, names: readonly string[]): Promise<Stream[]> {
+  return (await db.stream.findMany({ where: { name: { in: [...names] } } })).map(toStream);
+}
+
+/** A stream with all its bindings and their clusters' names: what a delete works on. */
+export async function findStreamWithBindings(
+  db: Db,
+  name: string,
+): Promise<{ stream: Stream; bindings: (Binding & { cluster: { name: string } })[] } | null> {
+  const row = await db.stream.findUnique({
+    where: { name },
+    include: { bindings: { include: { cluster: { select: { name: true } } } } },
+  });
+  if (!row) return null;
+  const { bindings, ...stream } = row;
+  return { stream: toStream(stream), bindings };
+}
+
+/** Creates a stream; a name taken throws the database's unique violation (`isUniqueViolation`). */
+export async function createStream(
+  tx: Tx,
+  name: string,
+  configs: StreamConfigs,
+  by: StreamWriter,
+): Promise<Stream> {
+  const stream = toStream(await tx.stream.create({ data: { name, ...configs } }));
+  await recordChange(tx, {
+    entityType: "stream",
+    entityKey: stream.name,
+    action: "created",
+    generation: stream.generation,
+    actor: by.actor,
+    data: changeData(stream, by.secrets),
+  });
+  return stream;
+}
+
+/**
+ * New config maps for the stream read as `current`, as a new generation; every live binding is
+ * reconciled again, since what it realizes derives from them. Null, writing nothing, if the
+ * stream changed or began to be deleted since it was read.
+ */
+export async function updateStream(
+  tx: Tx,
+  current: Stream,
+  configs: StreamConfigs,
+  by: StreamWriter & { fqnPrefix: string },
+): Promise<Stream | null> {
+  const written = await tx.stream.updateMany({
+    where: { id: current.id, generation: current.generation, deleting: false },
+    data: { ...configs, generation: { increment: 1 } },
+  });
+  if (written.count === 0) return null;
+  const stream = toStream(await tx.stream.findUniqueOrThrow({ where: { id: current.id } }));
+  await recordChange(tx, {
+    entityType: "stream",
+    entityKey: stream.name,
+    action: "updated",
+    generation: stream.generation,
+    actor: by.actor,
+    data: changeData(stream, by.secrets),
+  });
+  await touchBindings(tx, { streamId: stream.id }, by.fqnPrefix, by.actor);
+  return stream;
+}
+
+/** Deletes a stream that has no bindings (the database refuses one with bindings). */
+export async function deleteStream(tx: Tx, stream: Stream, actor: string): Promise<void> {
+  await tx.stream.delete({ where: { id: stream.id } });
+  await recordChange(tx, {
+    entityType: "stream",
+    entityKey: stream.name,
+    action: "deleted",
+    generation: stream.generation,
+    actor,
+  });
+}
+
+/** A cascading delete: the stream goes when its last binding is gone (`removeStreamIfDone`). */
+export async function markStreamDeleting(tx: Tx, stream: Stream, actor: string): Promise<Stream> {
+  if (stream.deleting) return stream;
+  await tx.stream.update({ where: { id: stream.id }, data: { deleting: true } });
+  await recordChange(tx, {
+    entityType: "stream",
+    entityKey: stream.name,
+    action: "delete-requested",
+    generation: stream.generation,
+    actor,
+  });
+  return { ...stream, deleting: true };
+}
+
+function changeData(stream: Stream, secrets: SecretKeyRule) {
+  return {
+    config: redactSecrets(stream.config, secrets),
+    producerConfig: redactSecrets(stream.producerConfig, secrets),
+    consumerConfig: redactSecrets(stream.consumerConfig, secrets),
+  };
+}
+
+/** A stream deleted with cascade goes with its last binding; called when a binding is removed. */
+export async function removeStreamIfDone(tx: Tx, streamId: string, actor: string): Promise<void> {
+  const row = await tx.stream.findUnique({
+    where: { id: streamId },
+    include: { _count: { select: { bindings: true } } },
+  });
+  if (!row?.deleting || row._count.bindings > 0) return;
+  const { _count, ...stream } = row;
+  await deleteStream(tx, toStream(stream), actor);
+}
