@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrate, openDatabase, recordClusterHealth, type Database } from "@stream-registry/store";
+import {
+  migrate,
+  openDatabase,
+  recordClusterHealth,
+  saveObservation,
+  type Database,
+} from "@stream-registry/store";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "@stream-registry/testkit";
-import { saveObservation } from "../src/reconciler/observations.ts";
 
 // The observations the registry writes outside its write lock: binding observations and cluster health.
 describe.each(databaseKinds)("observation writes on %s", (kind) => {

@@ -30,6 +30,13 @@ export interface Stream {
   updatedAt: Date;
 }
 
+/** What the provider last saw of a binding on its platform (a Kafka topic's partitions, configs, records). */
+export interface BindingObservation {
+  message: string | null;
+  details: unknown;
+  observedAt: Date;
+}
+
 /** A cluster's last probe, as stored; health rules (staleness) are applied when it is shown. */
 export interface ClusterHealth {
   status: "UP" | "DOWN";

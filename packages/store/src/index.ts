@@ -1,3 +1,4 @@
+export * from "./binding-drift.ts";
 export * from "./binding-phase.ts";
 export * from "./bindings.ts";
 export * from "./change-log.ts";
@@ -10,6 +11,7 @@ export * from "./db-errors.ts";
 export * from "./job-queue.ts";
 export * from "./migrate.ts";
 export * from "./migration-errors.ts";
+export * from "./observations.ts";
 export * from "./streams.ts";
 export * from "./transaction.ts";
 export { Prisma, PrismaClient } from "./generated/prisma/client.ts";

@@ -2,6 +2,7 @@ import DataLoader from "dataloader";
 import type { Cluster, ClusterHealth, Stream } from "@stream-registry/core";
 import {
   findClusterHealth,
+  findObservations,
   findClustersByIds,
   findClustersByNames,
   findStreamsByIds,
@@ -46,11 +47,7 @@ export function createLoaders(prisma: PrismaClient): Loaders {
     byKey(ids, await findClusterHealth(prisma, ids), (h) => h.clusterId),
   );
   const observationByBindingId = new DataLoader<string, BindingObservationModel | undefined>(async (ids) =>
-    byKey(
-      ids,
-      await prisma.bindingObservation.findMany({ where: { bindingId: { in: [...ids] } } }),
-      (o) => o.bindingId,
-    ),
+    byKey(ids, await findObservations(prisma, ids), (o) => o.bindingId),
   );
   return {
     clusterById,

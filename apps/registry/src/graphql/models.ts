@@ -8,11 +8,7 @@ export type StreamModel = Stream;
 export type BindingModel = Binding;
 export type ChangeModel = Change;
 export type { ClusterHealthModel } from "../health/cluster-health.ts";
-export interface BindingObservationModel {
-  message: string | null;
-  details: unknown;
-  observedAt: Date;
-}
+export type { BindingObservation as BindingObservationModel } from "@stream-registry/core";
 export interface NamespaceModel {
   path: string;
 }

@@ -2,6 +2,7 @@ import {
   isDatabaseUnavailable,
   MigrationError,
   pendingMigrations,
+  pingDatabase,
   type Database,
 } from "@stream-registry/store";
 import type { Logger } from "../logger.ts";
@@ -39,7 +40,7 @@ const migrationWaitMs = 3_000;
  */
 export async function checkReadiness(deps: ReadinessDeps, requestId: string): Promise<Readiness> {
   const { db, logger } = deps;
-  const database = await db.prisma.$queryRaw`SELECT 1`.then(
+  const database = await pingDatabase(db.prisma).then(
     () => "ok" as const,
     (error: unknown) => {
       logger.warn({ requestId, err: error }, "readiness: the database does not answer");

@@ -3,12 +3,12 @@ import type { BindingObservation } from "@stream-registry/provider-api";
 import {
   recordChange,
   removeStreamIfDone,
+  saveObservation,
   toCluster,
   writeBindingPhase,
   writeTransaction,
 } from "@stream-registry/store";
 import { createThroughJournal, mayHaveMadeResource, SupersededAttempt } from "./create-journal.ts";
-import { saveObservation } from "./observations.ts";
 import { registryOnlyProvider } from "../providers/registry-only.ts";
 import { clusterTarget } from "../providers/cluster-target.ts";
 import { configSetOf, effectiveConfigSet } from "../services/config-input.ts";

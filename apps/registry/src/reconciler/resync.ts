@@ -1,12 +1,10 @@
-import { formatFqn, Phase, withDeadline, type Cluster } from "@stream-registry/core";
+import { formatFqn, withDeadline } from "@stream-registry/core";
 import {
-  BINDING_JOB,
-  enqueueJob,
-  recordChange,
-  toCluster,
-  writeBindingPhase,
+  findBindingsToObserve,
+  markBindingVanished,
+  saveObservation,
   writeTransaction,
-  type Binding,
+  type BindingToObserve,
 } from "@stream-registry/store";
 import type { ReconcilerConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
@@ -14,10 +12,8 @@ import { forEachConcurrently, Periodic } from "../periodic.ts";
 import { clusterTarget } from "../providers/cluster-target.ts";
 import { registryOnlyProvider } from "../providers/registry-only.ts";
 import type { ServiceDeps } from "../services/deps.ts";
-import { saveObservation } from "./observations.ts";
 
 type ResyncDeps = Pick<ServiceDeps, "db" | "providers" | "namespace" | "wakeReconciler">;
-type OnlineBinding = Binding & { stream: { name: string }; cluster: Cluster };
 
 /** Bindings read per query: a registry with many bindings is resynced in bounded steps. */
 const BATCH = 200;
@@ -61,19 +57,13 @@ export class BindingResync {
     let observed = 0;
     let vanished = 0;
     while (!signal.aborted) {
-      const rows = await prisma.binding.findMany({
-        where: {
-          phase: Phase.ONLINE,
-          // Metadata only: its observation never changes, and registries full of it would pay for nothing.
-          cluster: { provider: { not: registryOnlyProvider.kind } },
-          OR: [{ observation: null }, { observation: { observedAt: { lt: dueBefore } } }],
-          ...(after ? { id: { gt: after } } : {}),
-        },
-        include: { stream: { select: { name: true } }, cluster: true },
-        orderBy: { id: "asc" },
-        take: BATCH,
+      const batch = await findBindingsToObserve(prisma, {
+        before: dueBefore,
+        after,
+        limit: BATCH,
+        // Metadata only: its observation never changes, and registries full of it would pay for nothing.
+        skipProvider: registryOnlyProvider.kind,
       });
-      const batch: OnlineBinding[] = rows.map((row) => ({ ...row, cluster: toCluster(row.cluster) }));
       await forEachConcurrently(batch, this.config.resyncConcurrency, async (binding) => {
         const result = await this.resyncOne(binding, signal);
         if (result === "observed") observed++;
@@ -87,7 +77,7 @@ export class BindingResync {
   }
 
   private async resyncOne(
-    binding: OnlineBinding,
+    binding: BindingToObserve,
     parent: AbortSignal,
   ): Promise<"observed" | "vanished" | "skipped"> {
     const provider = this.deps.providers.get(binding.cluster.provider);
@@ -118,29 +108,11 @@ export class BindingResync {
   }
 
   /** The resource is gone: back to PENDING, to be created again. False if the binding moved on meanwhile. */
-  private async markVanished(binding: OnlineBinding, fqn: string): Promise<boolean> {
+  private async markVanished(binding: BindingToObserve, fqn: string): Promise<boolean> {
     const message = `missing on cluster "${binding.cluster.name}" (found by resync); re-creating`;
-    const marked = await writeTransaction(this.deps.db.prisma, async (tx) => {
-      const { phase, written } = await writeBindingPhase(
-        tx,
-        { id: binding.id, generation: binding.generation, phase: Phase.ONLINE },
-        { from: Phase.ONLINE, event: "vanished" },
-        // observedGeneration null: nothing is realized any more, so the reconciler creates, not updates.
-        { observedGeneration: null, message },
-      );
-      if (!written) return false;
-      await tx.bindingObservation.deleteMany({ where: { bindingId: binding.id } });
-      await enqueueJob(tx, BINDING_JOB, binding.id);
-      await recordChange(tx, {
-        entityType: "binding",
-        entityKey: fqn,
-        action: "status",
-        generation: binding.generation,
-        actor: "reconciler",
-        data: { phase, message },
-      });
-      return true;
-    });
+    const marked = await writeTransaction(this.deps.db.prisma, (tx) =>
+      markBindingVanished(tx, binding, fqn, message),
+    );
     if (marked) this.logger.warn({ binding: fqn }, "binding's resource vanished; re-creating it");
     return marked;
   }
