@@ -7,13 +7,12 @@ import {
   type UserError,
 } from "@stream-registry/core";
 import {
-  BINDING_JOB,
-  enqueueJob,
+  createBinding,
+  findBindingsOfStream,
   findCluster,
   findClusterById,
   findStream,
   findStreamById,
-  recordChange,
   toCluster,
   toStream,
   writeTransaction,
@@ -32,7 +31,6 @@ import {
 import type { Actor, ServiceDeps } from "./deps.ts";
 import { retryOnStale, StaleRead } from "./optimistic.ts";
 import { throwIfAny } from "./user-errors.ts";
-import { configSetData } from "./change-data.ts";
 
 export interface BindingInput extends ConfigInput {
   stream: string;
@@ -69,10 +67,7 @@ export class BindingService {
         ) {
           throw new StaleRead();
         }
-        const siblings = await tx.binding.findMany({
-          where: { streamId: stream.id },
-          select: { clusterId: true, phase: true, isDefault: true },
-        });
+        const siblings = await findBindingsOfStream(tx, stream.id);
         const existing = siblings.find((b) => b.clusterId === cluster.id);
         if (existing?.phase === "DELETING") {
           throw new RegistryError(
@@ -88,26 +83,17 @@ export class BindingService {
             ["input", "cluster"],
           );
         }
-        const created = await tx.binding.create({
-          data: {
+        const created = await createBinding(
+          tx,
+          {
             streamId: stream.id,
             clusterId: cluster.id,
             // The first binding is the default; after its deletion was asked for, the next live one is.
             isDefault: !siblings.some((b) => b.isDefault),
-            // Nothing sent yet (see the create journal in reconciler/create-journal.ts).
-            pendingCreates: [],
-            ...overrides,
           },
-        });
-        await enqueueJob(tx, BINDING_JOB, created.id);
-        await recordChange(tx, {
-          entityType: "binding",
-          entityKey: fqn,
-          action: "created",
-          generation: 1,
-          actor,
-          data: configSetData(created, this.deps.providers.isSecret),
-        });
+          overrides,
+          { actor, ...this.names(cluster, stream) },
+        );
         return created;
       });
       this.deps.wakeReconciler();

@@ -1,24 +1,4 @@
 import { redactSecrets, type ConfigMaps, type SecretKeyRule } from "@stream-registry/core";
-import type { Prisma } from "@stream-registry/store";
-
-interface WithConfigSet {
-  config: unknown;
-  producerConfig: unknown;
-  consumerConfig: unknown;
-}
-
-/**
- * What a stream or binding became, for its change-log entry. Secrets are removed (by the
- * registry's rule, `secrets`, providers' keys included): the log is an audit trail and the feed
- * parent registries read.
- */
-export function configSetData(row: WithConfigSet, secrets: SecretKeyRule): Prisma.InputJsonValue {
-  return {
-    config: redactSecrets(row.config as ConfigMaps, secrets),
-    producerConfig: redactSecrets(row.producerConfig as ConfigMaps, secrets),
-    consumerConfig: redactSecrets(row.consumerConfig as ConfigMaps, secrets),
-  };
-}
 
 const CONFIG_FIELDS = ["config", "producerConfig", "consumerConfig"] as const;
 

@@ -1,0 +1,117 @@
+import { formatFqn, Phase, redactSecrets, type ConfigMaps, type SecretKeyRule } from "@stream-registry/core";
+import { writeBindingPhase, type PhaseWriteFields } from "./binding-phase.ts";
+import { BINDING_JOB } from "./bindings.ts";
+import { recordChange } from "./change-log.ts";
+import type { Binding } from "./generated/prisma/client.ts";
+import { enqueueJob } from "./job-queue.ts";
+import type { Tx } from "./transaction.ts";
+
+/** Who writes, the binding's names for its change-log key, and which keys are secret. */
+export interface BindingWriter {
+  actor: string;
+  secrets: SecretKeyRule;
+  namespace: string;
+  stream: string;
+  cluster: string;
+}
+
+/** A binding's three sets of override maps. */
+export type BindingOverrides = Partial<Record<"config" | "producerConfig" | "consumerConfig", ConfigMaps>>;
+
+/** The siblings of a new binding: whether one is on the cluster already, and whether one is the default. */
+export async function findBindingsOfStream(tx: Tx, streamId: string) {
+  return tx.binding.findMany({
+    where: { streamId },
+    select: { clusterId: true, phase: true, isDefault: true },
+  });
+}
+
+/**
+ * A new binding with its reconcile job and change-log entry. `isDefault` is the caller's rule
+ * (the first live binding of a stream is its default).
+ */
+export async function createBinding(
+  tx: Tx,
+  ids: { streamId: string; clusterId: string; isDefault: boolean },
+  overrides: BindingOverrides,
+  by: BindingWriter,
+): Promise<Binding> {
+  // pendingCreates []: nothing sent yet (the create journal, apps/registry/src/reconciler/create-journal.ts).
+  const created = await tx.binding.create({ data: { ...ids, pendingCreates: [], ...overrides } });
+  await enqueueJob(tx, BINDING_JOB, created.id);
+  await recordChange(tx, {
+    entityType: "binding",
+    entityKey: formatFqn(by.namespace, by.cluster, by.stream),
+    action: "created",
+    generation: created.generation,
+    actor: by.actor,
+    data: changeData(created, by.secrets),
+  });
+  return created;
+}
+
+/**
+ * Writes a change of a binding's desired state (new overrides, or a delete request): new
+ * generation, the phase the state machine gives, a reconcile job and a change-log entry. Null,
+ * writing nothing, if the binding changed since `binding` was read. A default binding asked to go
+ * hands the default to its oldest live sibling at once, so that clients naming no cluster are
+ * never sent to a cluster being torn down.
+ */
+export async function changeBinding(
+  tx: Tx,
+  binding: Binding,
+  event: "desired-changed" | "delete-requested",
+  overrides: BindingOverrides,
+  by: BindingWriter,
+): Promise<Binding | null> {
+  const deleting = event === "delete-requested";
+  const { written } = await writeBindingPhase(
+    tx,
+    { id: binding.id, generation: binding.generation },
+    { from: binding.phase, event },
+    {
+      ...(overrides as PhaseWriteFields),
+      generation: { increment: 1 },
+      message: null,
+      ...(deleting ? { isDefault: false } : {}),
+    },
+  );
+  if (!written) return null;
+  const updated = await tx.binding.findUniqueOrThrow({ where: { id: binding.id } });
+  await enqueueJob(tx, BINDING_JOB, binding.id);
+  await recordChange(tx, {
+    entityType: "binding",
+    entityKey: formatFqn(by.namespace, by.cluster, by.stream),
+    action: deleting ? "delete-requested" : "updated",
+    generation: updated.generation,
+    actor: by.actor,
+    data: deleting ? {} : changeData(updated, by.secrets),
+  });
+  if (deleting && binding.isDefault) await promoteNextDefault(tx, binding.streamId, by);
+  return updated;
+}
+
+async function promoteNextDefault(tx: Tx, streamId: string, by: BindingWriter): Promise<void> {
+  const next = await tx.binding.findFirst({
+    where: { streamId, phase: { not: Phase.DELETING } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    include: { cluster: { select: { name: true } } },
+  });
+  if (!next) return;
+  await tx.binding.update({ where: { id: next.id }, data: { isDefault: true } });
+  await recordChange(tx, {
+    entityType: "binding",
+    entityKey: formatFqn(by.namespace, next.cluster.name, by.stream),
+    action: "became-default",
+    generation: next.generation,
+    actor: by.actor,
+  });
+}
+
+function changeData(binding: Binding, secrets: SecretKeyRule) {
+  return {
+    config: redactSecrets(binding.config as ConfigMaps, secrets),
+    producerConfig: redactSecrets(binding.producerConfig as ConfigMaps, secrets),
+    consumerConfig: redactSecrets(binding.consumerConfig as ConfigMaps, secrets),
+  };
+}
