@@ -1,11 +1,10 @@
 import { formatFqn, Phase } from "@stream-registry/core";
 import type { BindingObservation } from "@stream-registry/provider-api";
 import {
-  recordChange,
-  removeStreamIfDone,
-  saveObservation,
-  toCluster,
-  writeBindingPhase,
+  findBindingToReconcile,
+  recordFailure,
+  recordRealized,
+  removeDeletedBinding,
   writeTransaction,
 } from "@stream-registry/store";
 import { createThroughJournal, mayHaveMadeResource, SupersededAttempt } from "./create-journal.ts";
@@ -42,15 +41,12 @@ export async function reconcileBinding(
   signal: AbortSignal,
 ): Promise<BindingOutcome> {
   const { prisma } = deps.db;
-  const binding = await prisma.binding.findUnique({
-    where: { id: attempt.bindingId },
-    include: { stream: true, cluster: true },
-  });
+  const binding = await findBindingToReconcile(prisma, attempt.bindingId);
   if (!binding) return { kind: "gone" };
   attempt.generation = binding.generation;
   const provider = deps.providers.get(binding.cluster.provider);
   if (!provider) return { kind: "provider-missing", provider: binding.cluster.provider };
-  const cluster = clusterTarget(deps.namespace, toCluster(binding.cluster));
+  const cluster = clusterTarget(deps.namespace, binding.cluster);
   const fqn = formatFqn(deps.namespace, binding.cluster.name, binding.stream.name);
 
   if (binding.phase === Phase.DELETING) {
@@ -58,18 +54,7 @@ export async function reconcileBinding(
     if (await mayHaveMadeResource(prisma, binding, provider.infrastructure, target, signal)) {
       await provider.infrastructure.deleteStreamBinding(binding.stream.name, cluster, { signal });
     }
-    await writeTransaction(prisma, async (tx) => {
-      const removed = await tx.binding.deleteMany({ where: { id: binding.id, phase: Phase.DELETING } });
-      if (removed.count === 0) return;
-      await recordChange(tx, {
-        entityType: "binding",
-        entityKey: fqn,
-        action: "deleted",
-        generation: binding.generation,
-        actor: "reconciler",
-      });
-      await removeStreamIfDone(tx, binding.streamId, "reconciler");
-    });
+    await writeTransaction(prisma, (tx) => removeDeletedBinding(tx, binding, fqn));
     return { kind: "deleted" };
   }
 
@@ -96,34 +81,7 @@ export async function reconcileBinding(
   const observation = realized ?? undefined;
   // Only the generation that was realized may turn ONLINE: a newer desired state, or a delete
   // that arrived meanwhile, has its own job and must not be overwritten.
-  await writeTransaction(prisma, async (tx) => {
-    const { phase, written } = await writeBindingPhase(
-      tx,
-      { id: binding.id, generation: binding.generation, phase: { not: Phase.DELETING } },
-      { from: binding.phase, event: "realized" },
-      { observedGeneration: binding.generation, pendingCreates: [], message: observation?.message ?? null },
-    );
-    if (observation) await saveObservation(tx, binding.id, observation);
-    if (!written) {
-      // Superseded, yet this generation was realized: the next attempt must update, not create.
-      await tx.binding.updateMany({
-        where: {
-          id: binding.id,
-          OR: [{ observedGeneration: null }, { observedGeneration: { lt: binding.generation } }],
-        },
-        data: { observedGeneration: binding.generation, pendingCreates: [] },
-      });
-    } else if (binding.phase !== phase) {
-      await recordChange(tx, {
-        entityType: "binding",
-        entityKey: fqn,
-        action: "status",
-        generation: binding.generation,
-        actor: "reconciler",
-        data: { phase },
-      });
-    }
-  });
+  await writeTransaction(prisma, (tx) => recordRealized(tx, binding, observation, fqn));
   return { kind: "realized", observation };
 }
 
@@ -146,38 +104,7 @@ export async function recordBindingFailure(
   attempt: Attempt,
   failure: Failure,
 ): Promise<"failed" | "retry"> {
-  return writeTransaction(deps.db.prisma, async (tx) => {
-    const binding = await tx.binding.findUnique({
-      where: { id: attempt.bindingId },
-      include: { stream: true, cluster: true },
-    });
-    if (!binding || (attempt.generation !== undefined && binding.generation !== attempt.generation)) {
-      return "retry";
-    }
-    const current = binding.phase;
-    const final = failure.permanent && current !== Phase.DELETING;
-    const message = final ? failure.message : failure.retryMessage;
-    let phase = current;
-    if (final) {
-      ({ phase } = await writeBindingPhase(
-        tx,
-        { id: binding.id },
-        { from: current, event: "failed" },
-        { message },
-      ));
-    } else {
-      await tx.binding.update({ where: { id: binding.id }, data: { message, statusUpdatedAt: new Date() } });
-    }
-    if (phase !== current) {
-      await recordChange(tx, {
-        entityType: "binding",
-        entityKey: formatFqn(deps.namespace, binding.cluster.name, binding.stream.name),
-        action: "status",
-        generation: binding.generation,
-        actor: "reconciler",
-        data: { phase, message },
-      });
-    }
-    return final ? "failed" : "retry";
-  });
+  return writeTransaction(deps.db.prisma, (tx) =>
+    recordFailure(tx, attempt, failure, ({ cluster, stream }) => formatFqn(deps.namespace, cluster, stream)),
+  );
 }
