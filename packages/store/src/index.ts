@@ -1,5 +1,6 @@
 export * from "./binding-drift.ts";
 export * from "./binding-phase.ts";
+export * from "./binding-reads.ts";
 export * from "./binding-status.ts";
 export * from "./binding-writes.ts";
 export * from "./bindings.ts";

@@ -1,6 +1,7 @@
 import DataLoader from "dataloader";
 import type { Cluster, ClusterHealth, Stream } from "@stream-registry/core";
 import {
+  findBindingsOf,
   findClusterHealth,
   findObservations,
   findClustersByIds,
@@ -38,10 +39,10 @@ export function createLoaders(prisma: PrismaClient): Loaders {
     byKey(names, await findStreamsByNames(prisma, names), (s) => s.name),
   );
   const bindingsByStreamId = new DataLoader<string, Binding[]>(async (ids) =>
-    groupBy(ids, await findBindings(prisma, { streamId: { in: [...ids] } }), (b) => b.streamId),
+    groupBy(ids, await findBindingsOf(prisma, { streamIds: ids }), (b) => b.streamId),
   );
   const bindingsByClusterId = new DataLoader<string, Binding[]>(async (ids) =>
-    groupBy(ids, await findBindings(prisma, { clusterId: { in: [...ids] } }), (b) => b.clusterId),
+    groupBy(ids, await findBindingsOf(prisma, { clusterIds: ids }), (b) => b.clusterId),
   );
   const healthByClusterId = new DataLoader<string, ClusterHealth | undefined>(async (ids) =>
     byKey(ids, await findClusterHealth(prisma, ids), (h) => h.clusterId),
@@ -74,13 +75,6 @@ export function primeClusters(loaders: Loaders, clusters: readonly Cluster[]): v
     loaders.clusterById.prime(cluster.id, cluster);
     loaders.clusterByName.prime(cluster.name, cluster);
   }
-}
-
-function findBindings(
-  prisma: PrismaClient,
-  where: { streamId?: { in: string[] }; clusterId?: { in: string[] } },
-) {
-  return prisma.binding.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
 }
 
 function byKey<T>(keys: readonly string[], rows: T[], key: (row: T) => string): (T | undefined)[] {

@@ -8,13 +8,12 @@ import {
 } from "@stream-registry/core";
 import {
   createBinding,
+  findBindingByNames,
   findBindingsOfStream,
   findCluster,
   findClusterById,
   findStream,
   findStreamById,
-  toCluster,
-  toStream,
   writeTransaction,
   type Binding,
 } from "@stream-registry/store";
@@ -188,10 +187,7 @@ export class BindingService {
   }
 
   private async findBinding(key: BindingKey, options: { allowDeleting?: boolean } = {}) {
-    const found = await this.deps.db.prisma.binding.findFirst({
-      where: { stream: { name: key.stream }, cluster: { name: key.cluster } },
-      include: { stream: true, cluster: true },
-    });
+    const found = await findBindingByNames(this.deps.db.prisma, key.stream, key.cluster);
     if (!found) {
       throw new RegistryError(
         ErrorCode.NOT_FOUND,
@@ -199,7 +195,7 @@ export class BindingService {
         ["input", "cluster"],
       );
     }
-    const { stream, cluster, ...binding } = found;
+    const { binding } = found;
     if (binding.phase === "DELETING" && !options.allowDeleting) {
       throw new RegistryError(
         ErrorCode.BEING_DELETED,
@@ -207,6 +203,6 @@ export class BindingService {
         ["input", "cluster"],
       );
     }
-    return { binding, stream: toStream(stream), cluster: toCluster(cluster) };
+    return found;
   }
 }

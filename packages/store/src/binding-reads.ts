@@ -1,0 +1,25 @@
+import { toCluster } from "./clusters.ts";
+import type { Db } from "./db.ts";
+import type { Binding } from "./generated/prisma/client.ts";
+import { toStream } from "./streams.ts";
+
+/** A binding named by its stream and its cluster, with both. */
+export async function findBindingByNames(db: Db, stream: string, cluster: string) {
+  const row = await db.binding.findFirst({
+    where: { stream: { name: stream }, cluster: { name: cluster } },
+    include: { stream: true, cluster: true },
+  });
+  if (!row) return null;
+  const { stream: streamRow, cluster: clusterRow, ...binding } = row;
+  return { binding, stream: toStream(streamRow), cluster: toCluster(clusterRow) };
+}
+
+/** For per-request loaders: the bindings of many streams or clusters, oldest (the default) first. */
+export async function findBindingsOf(
+  db: Db,
+  of: { streamIds: readonly string[] } | { clusterIds: readonly string[] },
+): Promise<Binding[]> {
+  const where =
+    "streamIds" in of ? { streamId: { in: [...of.streamIds] } } : { clusterId: { in: [...of.clusterIds] } };
+  return db.binding.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+}
