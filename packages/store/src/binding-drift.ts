@@ -1,7 +1,7 @@
 import { Phase, type Cluster } from "@stream-registry/core";
 import { writeBindingPhase } from "./binding-phase.ts";
 import { BINDING_JOB } from "./bindings.ts";
-import { recordChange } from "./change-log.ts";
+import { recordBindingStatus } from "./change-log.ts";
 import { toCluster } from "./clusters.ts";
 import type { Db } from "./db.ts";
 import { enqueueJob } from "./job-queue.ts";
@@ -59,13 +59,6 @@ export async function markBindingVanished(
   if (!written) return false;
   await deleteObservation(tx, binding.id);
   await enqueueJob(tx, BINDING_JOB, binding.id);
-  await recordChange(tx, {
-    entityType: "binding",
-    entityKey: fqn,
-    action: "status",
-    generation: binding.generation,
-    actor: "reconciler",
-    data: { phase, message },
-  });
+  await recordBindingStatus(tx, fqn, binding.generation, { phase, message });
   return true;
 }

@@ -1,6 +1,6 @@
 import { Phase } from "@stream-registry/core";
 import { writeBindingPhase } from "./binding-phase.ts";
-import { recordChange } from "./change-log.ts";
+import { recordBindingStatus, recordChange } from "./change-log.ts";
 import { toCluster } from "./clusters.ts";
 import type { Db } from "./db.ts";
 import type { Binding } from "./generated/prisma/client.ts";
@@ -55,14 +55,7 @@ export async function recordRealized(
       data: { observedGeneration: binding.generation, pendingCreates: [] },
     });
   } else if (binding.phase !== phase) {
-    await recordChange(tx, {
-      entityType: "binding",
-      entityKey: fqn,
-      action: "status",
-      generation: binding.generation,
-      actor: "reconciler",
-      data: { phase },
-    });
+    await recordBindingStatus(tx, fqn, binding.generation, { phase });
   }
 }
 
@@ -98,14 +91,8 @@ export async function recordFailure(
     { message },
   );
   if (phase !== current) {
-    await recordChange(tx, {
-      entityType: "binding",
-      entityKey: fqnOf({ cluster: binding.cluster.name, stream: binding.stream.name }),
-      action: "status",
-      generation: binding.generation,
-      actor: "reconciler",
-      data: { phase, message },
-    });
+    const fqn = fqnOf({ cluster: binding.cluster.name, stream: binding.stream.name });
+    await recordBindingStatus(tx, fqn, binding.generation, { phase, message });
   }
   return "failed";
 }

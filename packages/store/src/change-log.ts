@@ -14,3 +14,20 @@ export interface ChangeRecord {
 export async function recordChange(tx: Tx, change: ChangeRecord): Promise<void> {
   await tx.change.create({ data: { ...change, data: change.data ?? {} } });
 }
+
+/** The reconciler's entry for a binding whose phase it changed. */
+export function recordBindingStatus(
+  tx: Tx,
+  fqn: string,
+  generation: number,
+  status: { phase: string; message?: string | null },
+): Promise<void> {
+  return recordChange(tx, {
+    entityType: "binding",
+    entityKey: fqn,
+    action: "status",
+    generation,
+    actor: "reconciler",
+    data: status,
+  });
+}

@@ -1,4 +1,4 @@
-import { ErrorCode, RegistryError, type UserError } from "@stream-registry/core";
+import { isFaultCode, RegistryError, type UserError } from "@stream-registry/core";
 
 /** Expected failures of one mutation: reported in its payload's `userErrors`; nothing was changed. */
 export class UserErrors extends Error {
@@ -31,13 +31,7 @@ export function collect<T>(errors: UserError[], check: () => T): T | undefined {
 /** The user errors an expected failure stands for, or undefined for a fault. */
 export function asUserErrors(error: unknown): UserError[] | undefined {
   if (error instanceof UserErrors) return error.errors;
-  if (error instanceof RegistryError && !faultCodes.has(error.code)) return [error.toUserError()];
+  // Faults (5xx: an outage, a child that did not answer, a bug) are GraphQL errors, never userErrors.
+  if (error instanceof RegistryError && !isFaultCode(error.code)) return [error.toUserError()];
   return undefined;
 }
-
-/** Codes that are never the caller's doing: they surface as GraphQL errors, not user errors. */
-const faultCodes = new Set<ErrorCode>([
-  ErrorCode.PROVIDER_UNAVAILABLE,
-  ErrorCode.DATABASE_UNAVAILABLE,
-  ErrorCode.INTERNAL_SERVER_ERROR,
-]);
