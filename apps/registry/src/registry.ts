@@ -21,8 +21,10 @@ import { MigrationGuard } from "./migration-guard.ts";
 import { builtInProviders } from "./providers/built-in.ts";
 import { loadProviders } from "./providers/load-providers.ts";
 import { ProviderRegistry } from "./providers/provider-registry.ts";
+import { handlersByKind } from "./reconciler/handler.ts";
+import { bindingHandler } from "./reconciler/handlers/binding-handler.ts";
 import { Reconciler } from "./reconciler/reconciler.ts";
-import { BindingResync } from "./reconciler/resync.ts";
+import { Resync } from "./reconciler/resync.ts";
 import { createServices } from "./services/services.ts";
 
 export interface RunningRegistry extends AsyncDisposable {
@@ -59,18 +61,16 @@ export async function startRegistry(
       );
       logger.info({ file: config.clusterPresets.file, clusters }, "cluster presets loaded");
     }
-    const reconciler = new Reconciler(
-      { db, providers, namespace: config.namespace },
-      config.reconciler,
-      logger,
-    );
+    // The reconcile kernel's kinds: each realized resource kind registers its handler here.
+    const handlers = handlersByKind([bindingHandler({ db, providers, namespace: config.namespace })]);
+    const reconciler = new Reconciler({ db }, handlers, config.reconciler, logger);
     const deps = { db, providers, namespace: config.namespace, wakeReconciler: () => reconciler.wake() };
     const services = createServices(deps, {
       healthIntervalMs: config.health.intervalMs,
       clusterPresets: config.clusterPresets,
     });
     const health = new HealthMonitor(deps, config.health, logger);
-    const resync = new BindingResync(deps, config.reconciler, logger);
+    const resync = new Resync(deps, handlers, config.reconciler, logger);
     const migrations = new MigrationGuard(db, logger);
 
     const apollo = new ApolloServer<GraphQLContext>({

@@ -6,6 +6,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { migrate, openDatabase, type Database } from "@stream-registry/store";
 import { createTestDatabase, type TestDatabase } from "@stream-registry/testkit";
 import { createThroughJournal, mayHaveMadeResource } from "../src/reconciler/create-journal.ts";
+import { bindingHandler } from "../src/reconciler/handlers/binding-handler.ts";
+import { ProviderRegistry } from "../src/providers/provider-registry.ts";
 import { registryOnlyProvider } from "../src/providers/registry-only.ts";
 
 const migrationsDir = fileURLToPath(new URL("../../../prisma/migrations", import.meta.url));
@@ -46,16 +48,18 @@ describe("the create journal's migration", () => {
     const [realized, unrealized] = await db.prisma.binding.findMany({ orderBy: { id: "asc" } });
     expect(realized!.pendingCreates).toBeNull();
     expect(unrealized!.pendingCreates).toBeNull();
-    const infrastructure = registryOnlyProvider.infrastructure;
-    const signal = new AbortController().signal;
-    const target = { streamName: "t", cluster: { namespace: "/", name: "c", config: {} } };
-    expect(await mayHaveMadeResource(db.prisma, unrealized!, infrastructure, target, signal)).toBe(true);
+    // The cluster's "kafka" provider is played by one that realizes nothing, through the binding handler.
+    const providers = new ProviderRegistry(new Map([["kafka", registryOnlyProvider]]));
+    const handler = bindingHandler({ db, providers, namespace: "/" });
+    const context = { signal: new AbortController().signal };
+    const read = (await handler.load(unrealized!.id))!;
+    expect(handler.journaled(read)).toBe(true);
+    expect(await mayHaveMadeResource(db.prisma, handler, read, context)).toBe(true);
 
     // A create sent now does not make the journal look complete: what came before is unknown.
-    const request = { ...target, configMaps: {}, producerConfig: {}, consumerConfig: {} };
-    await createThroughJournal(db.prisma, unrealized!, infrastructure, request, signal);
-    const after = await db.prisma.binding.findUniqueOrThrow({ where: { id: unrealized!.id } });
+    await createThroughJournal(db.prisma, handler, read, context);
+    const after = (await handler.load(unrealized!.id))!;
     expect(after.pendingCreates).toBeNull();
-    expect(await mayHaveMadeResource(db.prisma, after, infrastructure, target, signal)).toBe(true);
+    expect(await mayHaveMadeResource(db.prisma, handler, after, context)).toBe(true);
   });
 });

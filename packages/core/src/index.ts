@@ -13,3 +13,4 @@ export * from "./http-status.ts";
 export * from "./request-error-codes.ts";
 export * from "./deadline.ts";
 export * from "./domain.ts";
+export * from "./resource-status.ts";

@@ -1,36 +1,16 @@
 import type { BindingObservation } from "@stream-registry/core";
+import { BINDING_RESOURCE } from "./binding-status.ts";
 import type { Db } from "./db.ts";
-import type { Tx } from "./transaction.ts";
+import { saveResourceObservation, type ObservationReport } from "./resource-observations.ts";
 
-/** What a provider reports of a binding (provider-api's BindingObservation). */
-export interface ObservationReport {
-  message?: string | null | undefined;
-  details?: unknown;
-}
-
-/**
- * Stores what the provider saw of a binding at `observedAt`, unless a newer observation is stored
- * already: a resync that started before a reconcile finished must not overwrite what that
- * reconcile saw. Not under the write lock and not in the change log: it is an observation.
- */
-export async function saveObservation(
+/** Stores what the provider saw of a binding at `observedAt`, unless a newer observation is stored. */
+export function saveObservation(
   db: Db,
   bindingId: string,
   observation: ObservationReport,
   observedAt: Date = new Date(),
 ): Promise<void> {
-  const details = JSON.stringify(observation.details ?? {});
-  await db.$executeRaw`
-    INSERT INTO binding_observation (binding_id, message, details, observed_at)
-    VALUES (${bindingId}::uuid, ${observation.message ?? null}, ${details}::jsonb, ${observedAt})
-    ON CONFLICT (binding_id) DO UPDATE
-      SET message = EXCLUDED.message, details = EXCLUDED.details, observed_at = EXCLUDED.observed_at
-      WHERE binding_observation.observed_at < EXCLUDED.observed_at`;
-}
-
-/** Forgets what was seen of a binding: its resource is gone. */
-export async function deleteObservation(tx: Tx, bindingId: string): Promise<void> {
-  await tx.bindingObservation.deleteMany({ where: { bindingId } });
+  return saveResourceObservation(db, BINDING_RESOURCE, bindingId, observation, observedAt);
 }
 
 /** The stored observation of each of `bindingIds` that has one. */

@@ -7,9 +7,9 @@ import { Phase as DatabasePhase } from "../src/generated/prisma/enums.ts";
 import { LIVE_PHASES, phaseCaseSql } from "../src/binding-phase.ts";
 
 const root = join(import.meta.dirname, "../../..");
-/** Everything that talks to the database; the one module allowed to write a phase. */
+/** Everything that talks to the database; the modules allowed to write a phase (both ask nextPhase). */
 const scanned = ["packages/store/src", "apps/registry/src"];
-const PHASE_WRITER = "packages/store/src/binding-phase.ts";
+const PHASE_WRITERS = ["packages/store/src/binding-phase.ts", "packages/store/src/resource-phase.ts"];
 const PRISMA_WRITES = new Set(["create", "createMany", "update", "updateMany", "upsert"]);
 
 function sourceFiles(dir: string): string[] {
@@ -35,9 +35,12 @@ function isPrismaPhaseWrite(node: ts.Node): boolean {
   return false;
 }
 
-/** `phase = ...` in SQL, unless the value is `${phaseCaseSql(...)}`, which asks nextPhase. */
+/**
+ * `phase = ...` in SQL, unless the value is `${phaseCaseSql(...)}`, which asks nextPhase. A
+ * comparison right after WHERE, AND, OR or ON (`WHERE r.phase = 'ONLINE'`) reads, not writes.
+ */
 function sqlPhaseWrites(node: ts.Node): string[] {
-  const assigns = /\bphase\s*=(?!=)/;
+  const assigns = /(?<!\b(?:WHERE|AND|OR|ON)\s+(?:\w+\.)?)\bphase\s*=(?!=)/i;
   if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
     return assigns.test(node.text) ? [node.text] : [];
   }
@@ -70,8 +73,8 @@ function phaseWritesIn(path: string): string[] {
 }
 
 describe("phase writes", () => {
-  it("go only through writeBindingPhase or phaseCaseSql, both of which ask core's nextPhase", () => {
-    const files = scanned.flatMap(sourceFiles).filter((path) => path !== PHASE_WRITER);
+  it("go only through writeBindingPhase, writeResourcePhase or phaseCaseSql, which ask core's nextPhase", () => {
+    const files = scanned.flatMap(sourceFiles).filter((path) => !PHASE_WRITERS.includes(path));
     expect(files.length).toBeGreaterThan(20);
     expect(files.flatMap(phaseWritesIn)).toEqual([]);
   });
@@ -91,7 +94,13 @@ describe("phase writes", () => {
     expect(probe(`tx.binding.update({ where: { id }, data: { ...rest, phase } })`)).toBe(true);
     expect(probe("tx.$executeRawUnsafe(`UPDATE binding SET phase = 'PENDING' WHERE id = $1`)")).toBe(true);
     expect(probe("tx.$executeRaw`UPDATE binding SET message = NULL, phase = ${p}`")).toBe(true);
+    expect(
+      probe("tx.$executeRaw`UPDATE ${t} SET message = NULL,\n  phase = 'FAILED' WHERE id = ${id}`"),
+    ).toBe(true);
+    expect(probe("tx.$executeRaw`UPDATE ${t} SET phase = ${p} WHERE phase = 'ONLINE'`")).toBe(true);
     expect(probe(`tx.binding.findMany({ where: { phase: Phase.ONLINE } })`)).toBe(false);
+    expect(probe("tx.$executeRaw`DELETE FROM ${t} WHERE id = ${id} AND phase = ${p}`")).toBe(false);
+    expect(probe("db.$queryRaw`SELECT id FROM ${t} r WHERE r.phase = 'ONLINE'`")).toBe(false);
     expect(probe(`recordChange(tx, { data: { phase, message } })`)).toBe(false);
     expect(probe("`UPDATE binding b SET phase = ${phaseCaseSql('b.phase', 'realized', LIVE_PHASES)}`")).toBe(
       false,

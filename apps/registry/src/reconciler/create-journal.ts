@@ -1,20 +1,13 @@
+import type { PendingCreate, ResourceStatus } from "@stream-registry/core";
+import { isResourceConflictError } from "@stream-registry/provider-api";
 import {
-  isResourceConflictError,
-  type BindingObservation,
-  type BindingRequest,
-  type ClusterTarget,
-  type StreamInfrastructureManager,
-} from "@stream-registry/provider-api";
-import type { Binding, PrismaClient } from "@stream-registry/store";
-
-/**
- * A create sent for one generation of a binding's desired state, kept in `binding.pending_creates`
- * (oldest first) until a generation is realized: its outcome may never have reached the registry.
- */
-interface PendingCreate {
-  generation: number;
-  request: Pick<BindingRequest, "configMaps" | "producerConfig" | "consumerConfig">;
-}
+  adoptPendingCreate,
+  appendPendingCreate,
+  forgetPendingCreates,
+  type ObservationReport,
+  type PrismaClient,
+} from "@stream-registry/store";
+import type { HandlerContext, ReconcileHandler } from "./handler.ts";
 
 /** The desired state moved on while this attempt ran: the newer state has its own job. */
 export class SupersededAttempt extends Error {
@@ -24,13 +17,8 @@ export class SupersededAttempt extends Error {
   }
 }
 
-/** The journal of a binding; null when unknown (a row from before the journal). */
-function journalOf(binding: Binding): PendingCreate[] | null {
-  return binding.pendingCreates as PendingCreate[] | null;
-}
-
 /**
- * Creates a binding that has never been realized, journaling the request first. If a crash or a
+ * Creates a resource that has never been realized, journaling the request first. If a crash or a
  * timeout hid whether an older generation's create was carried out, and the resource exists, it
  * is adopted as the newest journaled generation the provider accepts it for (a provider adopts
  * only what matches the request), that generation is recorded as realized, and the resource is
@@ -38,82 +26,77 @@ function journalOf(binding: Binding): PendingCreate[] | null {
  * like any existing one. A create refused with ResourceConflictError made nothing: it leaves the
  * journal, as does an older one the existing resource does not match.
  */
-export async function createThroughJournal(
+export async function createThroughJournal<R extends ResourceStatus>(
   prisma: PrismaClient,
-  binding: Binding,
-  infrastructure: StreamInfrastructureManager,
-  request: BindingRequest,
-  signal: AbortSignal,
-): Promise<BindingObservation | void> {
-  const journal = journalOf(binding);
-  const older = (journal ?? []).filter((entry) => entry.generation !== binding.generation).reverse();
+  handler: ReconcileHandler<R>,
+  r: R,
+  context: HandlerContext,
+): Promise<ObservationReport | void> {
+  const journal = r.pendingCreates;
+  const older = (journal ?? []).filter((entry) => entry.generation !== r.generation).reverse();
   const adoptOlder = async (): Promise<boolean> => {
-    const adopted = await adoptedEntry(prisma, binding.id, older, infrastructure, request, signal);
+    const adopted = await adoptedEntry(prisma, handler, r, older, context);
     if (adopted === undefined) return false;
-    await prisma.binding.updateMany({
-      where: { id: binding.id, observedGeneration: null },
-      data: { observedGeneration: adopted.generation, pendingCreates: [] },
-    });
+    await adoptPendingCreate(prisma, handler.resource, r.id, adopted.generation);
     return true;
   };
 
-  if (older.length > 0 && (await exists(infrastructure, request.streamName, request.cluster, signal))) {
-    if (await adoptOlder()) return infrastructure.updateStreamBinding(request, { signal });
+  if (older.length > 0 && (await handler.observe(r, context)) !== null) {
+    if (await adoptOlder()) return handler.update(r, context);
   }
-  if (!journal?.some((entry) => entry.generation === binding.generation)) {
-    await append(prisma, binding, request);
+  const request = handler.createRequest(r);
+  if (!journal?.some((entry) => entry.generation === r.generation)) {
+    const entry = { generation: r.generation, request };
+    if (!(await appendPendingCreate(prisma, handler.resource, r, entry))) {
+      throw new SupersededAttempt(r.generation);
+    }
   }
   try {
-    return await infrastructure.createStreamBinding(request, { signal });
+    return await handler.create(r, request, context);
   } catch (error) {
     if (!isResourceConflictError(error)) throw error;
     // An older create may have landed after the look above (a controller applying a timed-out request).
-    if (older.length > 0 && (await adoptOlder()))
-      return infrastructure.updateStreamBinding(request, { signal });
-    await forget(prisma, binding.id, [binding.generation]);
+    if (older.length > 0 && (await adoptOlder())) return handler.update(r, context);
+    await forgetPendingCreates(prisma, handler.resource, r.id, [r.generation]);
     throw error;
   }
 }
 
 /**
- * Whether deleting a binding must reach the platform: yes once it was realized or when its journal
- * is unknown; otherwise only if its resource exists and is what one of its journaled creates made.
+ * Whether deleting a resource must reach the platform: yes once it was realized or when its journal
+ * is unknown; otherwise only if it exists there and is what one of its journaled creates made.
  * A resource of that name that no create of the registry's accounts for belongs to someone else.
  */
-export async function mayHaveMadeResource(
+export async function mayHaveMadeResource<R extends ResourceStatus>(
   prisma: PrismaClient,
-  binding: Binding,
-  infrastructure: StreamInfrastructureManager,
-  request: Pick<BindingRequest, "streamName" | "cluster">,
-  signal: AbortSignal,
+  handler: ReconcileHandler<R>,
+  r: R,
+  context: HandlerContext,
 ): Promise<boolean> {
-  const journal = journalOf(binding);
-  if (binding.observedGeneration !== null || journal === null) return true;
+  const journal = r.pendingCreates;
+  if (r.observedGeneration !== null || journal === null) return true;
   if (journal.length === 0) return false;
-  if (!(await exists(infrastructure, request.streamName, request.cluster, signal))) return false;
-  const newestFirst = [...journal].reverse();
-  const full: BindingRequest = { ...request, ...newestFirst[0]!.request };
-  return (await adoptedEntry(prisma, binding.id, newestFirst, infrastructure, full, signal)) !== undefined;
+  if ((await handler.observe(r, context)) === null) return false;
+  return (await adoptedEntry(prisma, handler, r, [...journal].reverse(), context)) !== undefined;
 }
 
 /**
- * The newest of `entries` whose create the provider accepts for the existing resource (adopting
+ * The first of `entries` whose create the provider accepts for the existing resource (adopting
  * it). Entries it refuses as conflicting leave the journal: the resource is not what they would
  * have made, and never will be.
  */
-async function adoptedEntry(
+async function adoptedEntry<R extends ResourceStatus>(
   prisma: PrismaClient,
-  bindingId: string,
+  handler: ReconcileHandler<R>,
+  r: R,
   entries: PendingCreate[],
-  infrastructure: StreamInfrastructureManager,
-  request: BindingRequest,
-  signal: AbortSignal,
+  context: HandlerContext,
 ): Promise<PendingCreate | undefined> {
   const conflicting: number[] = [];
   try {
     for (const entry of entries) {
       try {
-        await infrastructure.createStreamBinding({ ...request, ...entry.request }, { signal });
+        await handler.create(r, entry.request, context);
         return entry;
       } catch (error) {
         if (!isResourceConflictError(error)) throw error;
@@ -122,45 +105,6 @@ async function adoptedEntry(
     }
     return undefined;
   } finally {
-    if (conflicting.length > 0) await forget(prisma, bindingId, conflicting);
+    if (conflicting.length > 0) await forgetPendingCreates(prisma, handler.resource, r.id, conflicting);
   }
-}
-
-async function exists(
-  infrastructure: StreamInfrastructureManager,
-  streamName: string,
-  cluster: ClusterTarget,
-  signal: AbortSignal,
-): Promise<boolean> {
-  return (await infrastructure.observeStreamBinding(streamName, cluster, { signal })) !== null;
-}
-
-/** Records the create about to be sent; refuses if the binding's desired state moved meanwhile. */
-async function append(prisma: PrismaClient, binding: Binding, request: BindingRequest): Promise<void> {
-  const entry: PendingCreate = {
-    generation: binding.generation,
-    request: {
-      configMaps: request.configMaps,
-      producerConfig: request.producerConfig,
-      consumerConfig: request.consumerConfig,
-    },
-  };
-  // An unknown (NULL) journal stays unknown: what was sent before it existed cannot be told.
-  const appended = await prisma.$executeRaw`
-    UPDATE binding
-      SET pending_creates = pending_creates || jsonb_build_array(${JSON.stringify(entry)}::jsonb)
-      WHERE id = ${binding.id}::uuid AND generation = ${binding.generation}
-        AND observed_generation IS NULL`;
-  if (appended === 0) throw new SupersededAttempt(binding.generation);
-}
-
-/** Takes creates known to have made nothing out of the journal, keeping the others in order. */
-async function forget(prisma: PrismaClient, bindingId: string, generations: number[]): Promise<void> {
-  await prisma.$executeRaw`
-    UPDATE binding
-      SET pending_creates = (
-        SELECT COALESCE(jsonb_agg(entry ORDER BY position), '[]'::jsonb)
-          FROM jsonb_array_elements(pending_creates) WITH ORDINALITY AS journal(entry, position)
-          WHERE NOT ((entry->>'generation')::int = ANY(${generations}::int[])))
-      WHERE id = ${bindingId}::uuid AND pending_creates IS NOT NULL`;
 }

@@ -3,33 +3,31 @@ import { hostname } from "node:os";
 import { retryDelayMs } from "@stream-registry/core";
 import { isPermanentProviderError } from "@stream-registry/provider-api";
 import {
-  BINDING_JOB,
   completeJob,
   extendLease,
   leaseJobs,
+  recordResourceFailure,
   releaseAllLeases,
   releaseJob,
   retryJob,
+  writeTransaction,
   type LeasedJob,
 } from "@stream-registry/store";
 import type { ReconcilerConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { ServiceDeps } from "../services/deps.ts";
-import {
-  reconcileBinding,
-  recordBindingFailure,
-  type Attempt,
-  type BindingOutcome,
-} from "./binding-reconciler.ts";
+import { reconcileOnce, type Attempt, type Outcome } from "./attempt.ts";
+import type { Handlers, ReconcileHandler } from "./handler.ts";
 
-type ReconcilerDeps = Pick<ServiceDeps, "db" | "providers" | "namespace">;
+type ReconcilerDeps = Pick<ServiceDeps, "db">;
 
 const maxLeaseBackoffMs = 30_000;
 
 /**
- * Works off the durable job queue: leases due jobs, calls providers through the reconcile
- * functions, and records the outcome. Jobs survive crashes (an expired lease makes them due again)
- * and several processes may share one database.
+ * The reconcile kernel's job loop: leases due jobs, hands each to the handler of its kind, and
+ * records the outcome. Jobs survive crashes (an expired lease makes them due again) and several
+ * processes may share one database. A job of a kind no handler serves (one a newer registry
+ * version sharing the database enqueued) is logged and retried with backoff, never dropped.
  */
 export class Reconciler {
   readonly worker = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -45,6 +43,7 @@ export class Reconciler {
 
   constructor(
     private readonly deps: ReconcilerDeps,
+    private readonly handlers: Handlers,
     private readonly config: ReconcilerConfig,
     private readonly logger: Logger,
   ) {}
@@ -148,12 +147,14 @@ export class Reconciler {
     );
     const log = { job: String(job.id), kind: job.kind, target: job.targetId, attempt: job.attempts };
     this.logger.debug(log, "reconcile started");
-    const attempt: Attempt = { bindingId: job.targetId };
-    let outcome: BindingOutcome;
+    const handler = this.handlers.get(job.kind);
+    const attempt: Attempt = { id: job.targetId };
+    let outcome: Outcome;
     try {
-      outcome = await this.run(job, attempt);
+      if (!handler) throw new Error(`no reconcile handler for job kind "${job.kind}" in this registry`);
+      outcome = await reconcileOnce(prisma, handler, attempt, this.abort.signal);
     } catch (error) {
-      await this.settleFailure(job, attempt, error, log, started);
+      await this.settleFailure(job, handler, attempt, error, log, started);
       return;
     } finally {
       clearInterval(heartbeat);
@@ -162,22 +163,12 @@ export class Reconciler {
     await completeJob(prisma, job, this.worker).catch((error: unknown) =>
       this.logger.error({ ...log, err: error }, "reconcile done but its job could not be completed"),
     );
-    this.logger.info({ ...log, outcome: outcome.kind, durationMs: elapsed(started) }, "reconcile");
-  }
-
-  private async run(job: LeasedJob, attempt: Attempt): Promise<BindingOutcome> {
-    if (job.kind !== BINDING_JOB) throw new Error(`unknown job kind "${job.kind}"`);
-    const outcome = await reconcileBinding(this.deps, attempt, this.abort.signal);
-    if (outcome.kind === "provider-missing") {
-      throw new Error(
-        `provider "${outcome.provider}" is not loaded in this registry (see REGISTRY_PROVIDERS)`,
-      );
-    }
-    return outcome;
+    this.logger.info({ ...log, outcome, durationMs: elapsed(started) }, "reconcile");
   }
 
   private async settleFailure(
     job: LeasedJob,
+    handler: ReconcileHandler | undefined,
     attempt: Attempt,
     error: unknown,
     log: object,
@@ -196,12 +187,26 @@ export class Reconciler {
         baseMs: this.config.retryBaseMs,
         maxMs: this.config.retryMaxMs,
       });
-      const outcome = await recordBindingFailure(this.deps, attempt, {
+      const failure = {
         message,
         retryMessage: `attempt ${job.attempts} failed: ${message}; retrying in ${(delayMs / 1000).toFixed(1)}s`,
         // Only a provider can say a failure is permanent; anything else (an outage, a bug) is retried.
         permanent: isPermanentProviderError(error),
-      });
+      };
+      const outcome = handler
+        ? await writeTransaction(prisma, (tx) =>
+            recordResourceFailure(
+              tx,
+              handler.resource,
+              {
+                id: attempt.id,
+                generation: attempt.read?.generation,
+                name: attempt.read?.name ?? attempt.id,
+              },
+              failure,
+            ),
+          )
+        : "retry";
       const durationMs = elapsed(started);
       if (outcome === "failed") {
         await completeJob(prisma, job, this.worker);
@@ -209,7 +214,8 @@ export class Reconciler {
         return;
       }
       await retryJob(prisma, job, this.worker, delayMs, message);
-      this.logger.warn({ ...log, outcome, error: message, delayMs, durationMs }, "reconcile");
+      const level = handler ? "warn" : "error";
+      this.logger[level]({ ...log, outcome, error: message, delayMs, durationMs }, "reconcile");
     } catch (recordError) {
       // The lease expires and the job is tried again; nothing is lost.
       this.logger.error({ ...log, err: recordError }, "reconcile failure could not be recorded");

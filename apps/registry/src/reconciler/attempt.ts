@@ -1,0 +1,69 @@
+import { Phase, type ResourceStatus } from "@stream-registry/core";
+import {
+  recordResourceRealized,
+  removeDeletedResource,
+  writeTransaction,
+  type PrismaClient,
+} from "@stream-registry/store";
+import { createThroughJournal, mayHaveMadeResource, SupersededAttempt } from "./create-journal.ts";
+import type { ReconcileHandler } from "./handler.ts";
+
+/** What one reconcile attempt came to. */
+export type Outcome =
+  | "gone"
+  | "deleted"
+  /** The desired state moved before anything was sent; the newer state has its own job. */
+  | "superseded"
+  | "realized";
+
+/** What an attempt read: a failure is recorded against that generation, not a newer one. */
+export interface Attempt {
+  id: string;
+  /** Set once the resource is read. */
+  read?: { generation: number; name: string };
+}
+
+/**
+ * Brings one resource to its desired state through its handler. Level-triggered: it reads the
+ * latest desired state, so a retry or a duplicate request is harmless. Errors propagate to the
+ * reconciler, which decides between a retry and FAILED.
+ */
+export async function reconcileOnce<R extends ResourceStatus>(
+  prisma: PrismaClient,
+  handler: ReconcileHandler<R>,
+  attempt: Attempt,
+  signal: AbortSignal,
+): Promise<Outcome> {
+  const r = await handler.load(attempt.id);
+  if (!r) return "gone";
+  const name = handler.name(r);
+  attempt.read = { generation: r.generation, name };
+  const context = { signal };
+
+  if (r.phase === Phase.DELETING) {
+    if (await mayHaveMadeResource(prisma, handler, r, context)) await handler.remove(r, context);
+    await writeTransaction(prisma, async (tx) => {
+      if (await removeDeletedResource(tx, handler.resource, r, name)) await handler.removed?.(tx, r);
+    });
+    return "deleted";
+  }
+
+  let realized;
+  try {
+    realized =
+      r.observedGeneration !== null
+        ? await handler.update(r, context)
+        : handler.journaled(r)
+          ? await createThroughJournal(prisma, handler, r, context)
+          : await handler.create(r, handler.createRequest(r), context);
+  } catch (error) {
+    if (error instanceof SupersededAttempt) return "superseded";
+    throw error;
+  }
+  // Only the generation read may turn ONLINE: a newer desired state, or a delete that arrived
+  // meanwhile, has its own job and is not overwritten.
+  await writeTransaction(prisma, (tx) =>
+    recordResourceRealized(tx, handler.resource, r, name, realized ?? undefined),
+  );
+  return "realized";
+}

@@ -1,0 +1,79 @@
+import { formatFqn } from "@stream-registry/core";
+import type { BindingRequest, StreamInfrastructureManager } from "@stream-registry/provider-api";
+import {
+  BINDING_RESOURCE,
+  findBindingsToObserve,
+  findBindingToReconcile,
+  removeStreamIfDone,
+  type BindingToReconcile,
+} from "@stream-registry/store";
+import { clusterTarget } from "../../providers/cluster-target.ts";
+import { registryOnlyProvider } from "../../providers/registry-only.ts";
+import { configSetOf, effectiveConfigSet } from "../../services/config-input.ts";
+import type { ServiceDeps } from "../../services/deps.ts";
+import type { CreateRequest, ReconcileHandler } from "../handler.ts";
+
+type BindingHandlerDeps = Pick<ServiceDeps, "db" | "providers" | "namespace">;
+
+/**
+ * Bindings, the kernel's first kind: a stream realized on a cluster by the cluster's provider
+ * (a Kafka topic). What a create journals is the effective config maps of the binding.
+ */
+export function bindingHandler(deps: BindingHandlerDeps): ReconcileHandler<BindingToReconcile> {
+  const infrastructure = (binding: BindingToReconcile): StreamInfrastructureManager => {
+    const provider = deps.providers.get(binding.cluster.provider);
+    if (!provider) {
+      // Retried, never FAILED: the fix is to load the provider, not to forget what it may have made.
+      throw new Error(
+        `provider "${binding.cluster.provider}" is not loaded in this registry (see REGISTRY_PROVIDERS)`,
+      );
+    }
+    return provider.infrastructure;
+  };
+  const target = (binding: BindingToReconcile) => ({
+    streamName: binding.stream.name,
+    cluster: clusterTarget(deps.namespace, binding.cluster),
+  });
+  const createRequest = (binding: BindingToReconcile) => {
+    const effective = effectiveConfigSet(configSetOf(binding.stream), configSetOf(binding));
+    return {
+      configMaps: effective.config,
+      producerConfig: effective.producerConfig,
+      consumerConfig: effective.consumerConfig,
+    };
+  };
+  // A journaled request from an older generation lacks nothing today, but fall back to the
+  // current maps for any it does not carry.
+  const request = (binding: BindingToReconcile, journaled?: CreateRequest): BindingRequest => ({
+    ...target(binding),
+    ...createRequest(binding),
+    ...(journaled as Partial<BindingRequest> | undefined),
+  });
+
+  return {
+    resource: BINDING_RESOURCE,
+    load: (id) => findBindingToReconcile(deps.db.prisma, id),
+    name: (binding) => formatFqn(deps.namespace, binding.cluster.name, binding.stream.name),
+    location: (binding) => `cluster "${binding.cluster.name}"`,
+    journaled: (binding) => binding.cluster.provider !== registryOnlyProvider.kind,
+    createRequest,
+    create: (binding, journaled, context) =>
+      infrastructure(binding).createStreamBinding(request(binding, journaled), context),
+    update: (binding, context) => infrastructure(binding).updateStreamBinding(request(binding), context),
+    observe: (binding, context) => {
+      const { streamName, cluster } = target(binding);
+      return infrastructure(binding).observeStreamBinding(streamName, cluster, context);
+    },
+    remove: (binding, context) => {
+      const { streamName, cluster } = target(binding);
+      return infrastructure(binding).deleteStreamBinding(streamName, cluster, context);
+    },
+    removed: (tx, binding) => removeStreamIfDone(tx, binding.streamId, "reconciler"),
+    findToObserve: (query) =>
+      findBindingsToObserve(deps.db.prisma, {
+        ...query,
+        // Metadata only: its observation never changes, and registries full of it would pay for nothing.
+        skipProvider: registryOnlyProvider.kind,
+      }),
+  };
+}

@@ -1,0 +1,40 @@
+import { nextPhase, type Phase } from "@stream-registry/core";
+import type { PhaseTarget, PhaseTransition } from "./binding-phase.ts";
+import type { Db } from "./db.ts";
+import { Prisma } from "./generated/prisma/client.ts";
+import type { ResourceTable } from "./resource-table.ts";
+
+/** What the reconciler writes beside a phase, in the status block. */
+export interface StatusFields {
+  message?: string | null;
+  observedGeneration?: number | null;
+  /** Empties the create journal: a generation was realized, or nothing is realized any more. */
+  clearJournal?: boolean;
+}
+
+/**
+ * The only way the reconciler writes the phase of a resource of any kind (writeBindingPhase is the
+ * other writer, for a binding's desired state; a test scans for any third): the new phase is what
+ * core's `nextPhase` gives. Skipped, `written: false`, when the row no longer matches `target`.
+ */
+export async function writeResourcePhase(
+  db: Db,
+  resource: ResourceTable,
+  target: PhaseTarget,
+  transition: PhaseTransition,
+  fields: StatusFields = {},
+): Promise<{ phase: Phase; written: boolean }> {
+  const phase = nextPhase(transition.from, transition.event);
+  const sets = [Prisma.sql`phase = ${phase}::"Phase"`, Prisma.sql`status_updated_at = ${new Date()}`];
+  if (fields.message !== undefined) sets.push(Prisma.sql`message = ${fields.message}`);
+  if (fields.observedGeneration !== undefined)
+    sets.push(Prisma.sql`observed_generation = ${fields.observedGeneration}::int`);
+  if (fields.clearJournal) sets.push(Prisma.sql`pending_creates = '[]'::jsonb`);
+  const where = [Prisma.sql`id = ${target.id}::uuid`];
+  if (target.generation !== undefined) where.push(Prisma.sql`generation = ${target.generation}`);
+  if (typeof target.phase === "string") where.push(Prisma.sql`phase = ${target.phase}::"Phase"`);
+  else if (target.phase) where.push(Prisma.sql`phase <> ${target.phase.not}::"Phase"`);
+  const count = await db.$executeRaw`
+    UPDATE ${resource.table} SET ${Prisma.join(sets, ", ")} WHERE ${Prisma.join(where, " AND ")}`;
+  return { phase, written: count > 0 };
+}

@@ -1,0 +1,184 @@
+import { Phase, type ResourceStatus } from "@stream-registry/core";
+import { recordChange, type ChangeRecord } from "./change-log.ts";
+import type { Db } from "./db.ts";
+import { enqueueJob } from "./job-queue.ts";
+import { writeResourcePhase } from "./resource-phase.ts";
+import {
+  deleteResourceObservation,
+  saveResourceObservation,
+  type ObservationReport,
+} from "./resource-observations.ts";
+import type { ResourceTable } from "./resource-table.ts";
+import type { Tx } from "./transaction.ts";
+
+/** The attempt a status write is about: the resource's key and name, and what the attempt read. */
+export interface ResourceAttempt {
+  id: string;
+  /** How the change log names it, e.g. a binding's FQN. */
+  name: string;
+  /** The generation the attempt worked from; undefined if it never read the resource. */
+  generation?: number | undefined;
+}
+
+/** A failed attempt: the provider's words, and what to show while a retry is pending. */
+export interface AttemptFailure {
+  message: string;
+  retryMessage: string;
+  /** The provider said trying again cannot help. */
+  permanent: boolean;
+}
+
+/** The reconciler's change-log entry for a resource whose phase it changed. */
+function recordStatus(
+  tx: Tx,
+  resource: ResourceTable,
+  name: string,
+  generation: number,
+  status: { phase: Phase; message?: string | null },
+): Promise<void> {
+  return recordChange(tx, {
+    // Every resource kind is an entity of the change log, under its job kind.
+    entityType: resource.kind as ChangeRecord["entityType"],
+    entityKey: name,
+    action: "status",
+    generation,
+    actor: "reconciler",
+    data: status,
+  });
+}
+
+/**
+ * The generation `read` had was realized. Only it may turn ONLINE: a newer desired state, or a
+ * delete that arrived meanwhile, has its own job and is not overwritten, yet records that this
+ * generation was realized, so that the next attempt updates rather than creates.
+ */
+export async function recordResourceRealized(
+  tx: Tx,
+  resource: ResourceTable,
+  read: ResourceStatus,
+  name: string,
+  observation: ObservationReport | undefined,
+): Promise<void> {
+  const { phase, written } = await writeResourcePhase(
+    tx,
+    resource,
+    { id: read.id, generation: read.generation, phase: { not: Phase.DELETING } },
+    { from: read.phase, event: "realized" },
+    { observedGeneration: read.generation, clearJournal: true, message: observation?.message ?? null },
+  );
+  if (observation) await saveResourceObservation(tx, resource, read.id, observation);
+  if (!written) {
+    await tx.$executeRaw`
+      UPDATE ${resource.table} SET observed_generation = ${read.generation}::int, pending_creates = '[]'::jsonb
+        WHERE id = ${read.id}::uuid
+          AND (observed_generation IS NULL OR observed_generation < ${read.generation}::int)`;
+  } else if (read.phase !== phase) {
+    await recordStatus(tx, resource, name, read.generation, { phase });
+  }
+}
+
+/**
+ * A failed attempt on the generation the attempt read (none read: the latest). A permanent one
+ * makes the resource FAILED, except while it is being deleted: a deletion is never abandoned.
+ * Otherwise only the message changes while a retry is pending. Says whether the job is finished
+ * ("failed") or is to be tried again ("retry", also when the resource is gone or moved on).
+ */
+export async function recordResourceFailure(
+  tx: Tx,
+  resource: ResourceTable,
+  attempt: ResourceAttempt,
+  failure: AttemptFailure,
+): Promise<"failed" | "retry"> {
+  // Locked: the phase written below follows from the one read here.
+  const [row] = await tx.$queryRaw<{ generation: number; phase: Phase }[]>`
+    SELECT generation, phase FROM ${resource.table} WHERE id = ${attempt.id}::uuid FOR NO KEY UPDATE`;
+  if (!row || (attempt.generation !== undefined && row.generation !== attempt.generation)) return "retry";
+  const final = failure.permanent && row.phase !== Phase.DELETING;
+  if (!final) {
+    await tx.$executeRaw`
+      UPDATE ${resource.table} SET message = ${failure.retryMessage}, status_updated_at = ${new Date()}
+        WHERE id = ${attempt.id}::uuid`;
+    return "retry";
+  }
+  const { phase } = await writeResourcePhase(
+    tx,
+    resource,
+    { id: attempt.id },
+    { from: row.phase, event: "failed" },
+    { message: failure.message },
+  );
+  if (phase !== row.phase) {
+    await recordStatus(tx, resource, attempt.name, row.generation, { phase, message: failure.message });
+  }
+  return "failed";
+}
+
+/**
+ * The resource is gone from its platform: back to PENDING (core's "vanished"), its observation
+ * forgotten and `observedGeneration` cleared (nothing is realized any more, so the reconciler
+ * creates rather than updates), a reconcile job and a status entry in the change log. The
+ * generation stays: the desired state did not change. False if it moved on since `read`.
+ */
+export async function markResourceVanished(
+  tx: Tx,
+  resource: ResourceTable,
+  read: { id: string; generation: number },
+  name: string,
+  message: string,
+): Promise<boolean> {
+  const { phase, written } = await writeResourcePhase(
+    tx,
+    resource,
+    { id: read.id, generation: read.generation, phase: Phase.ONLINE },
+    { from: Phase.ONLINE, event: "vanished" },
+    { observedGeneration: null, message },
+  );
+  if (!written) return false;
+  await deleteResourceObservation(tx, resource, read.id);
+  await enqueueJob(tx, resource.kind, read.id);
+  await recordStatus(tx, resource, name, read.generation, { phase, message });
+  return true;
+}
+
+/**
+ * A resource being deleted is gone from its platform: its row goes (with its observation), and the
+ * change log says so. False if it is not being deleted (any more): nothing was removed.
+ */
+export async function removeDeletedResource(
+  tx: Tx,
+  resource: ResourceTable,
+  read: { id: string; generation: number },
+  name: string,
+): Promise<boolean> {
+  await deleteResourceObservation(tx, resource, read.id);
+  const removed = await tx.$executeRaw`
+    DELETE FROM ${resource.table} WHERE id = ${read.id}::uuid AND phase = ${Phase.DELETING}::"Phase"`;
+  if (removed === 0) return false;
+  await recordChange(tx, {
+    entityType: resource.kind as ChangeRecord["entityType"],
+    entityKey: name,
+    action: "deleted",
+    generation: read.generation,
+    actor: "reconciler",
+  });
+  return true;
+}
+
+/**
+ * Live resources of a kind not observed since `before` (or never), in id order after `after`, at
+ * most `limit`: the ids a resync observes next. A kind whose resources need a narrower choice (a
+ * binding on a registry-only cluster is never observed) asks its own store instead.
+ */
+export async function findResourcesToObserve(
+  db: Db,
+  resource: ResourceTable,
+  query: { before: Date; after: string | undefined; limit: number },
+): Promise<string[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT r.id::text AS id FROM ${resource.table} r
+      LEFT JOIN ${resource.observations} o ON o.${resource.observationKey} = r.id
+      WHERE r.phase = ${Phase.ONLINE}::"Phase" AND (o.observed_at IS NULL OR o.observed_at < ${query.before})
+        AND r.id > ${query.after ?? "00000000-0000-0000-0000-000000000000"}::uuid
+      ORDER BY r.id LIMIT ${query.limit}`;
+  return rows.map((row) => row.id);
+}
