@@ -1,4 +1,5 @@
 import type { ConfigMaps } from "./config-maps.ts";
+import type { Phase } from "./phase.ts";
 
 /**
  * The registry's objects as the persistence layer (store) hands them up: what services,
@@ -26,6 +27,29 @@ export interface Stream {
   generation: number;
   /** Set by a cascading delete; the stream goes when its last binding is gone. */
   deleting: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * A stream realized on a cluster: its overrides of the stream's config maps (the desired state,
+ * `generation`) and where realizing it stands (`observedGeneration`, `phase`, `message`).
+ */
+export interface Binding {
+  id: string;
+  streamId: string;
+  clusterId: string;
+  /** The stream's binding used when a client names no cluster: its oldest live one. */
+  isDefault: boolean;
+  config: ConfigMaps;
+  producerConfig: ConfigMaps;
+  consumerConfig: ConfigMaps;
+  generation: number;
+  /** The generation the provider last realized; null before the first. */
+  observedGeneration: number | null;
+  phase: Phase;
+  message: string | null;
+  statusUpdatedAt: Date;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -1,17 +1,22 @@
+import type { Binding, Cluster, Stream } from "@stream-registry/core";
+import { BINDING_COLUMNS, toBinding } from "./binding-row.ts";
 import { toCluster } from "./clusters.ts";
 import type { Db } from "./db.ts";
-import type { Binding } from "./generated/prisma/client.ts";
 import { toStream } from "./streams.ts";
 
 /** A binding named by its stream and its cluster, with both. */
-export async function findBindingByNames(db: Db, stream: string, cluster: string) {
+export async function findBindingByNames(
+  db: Db,
+  stream: string,
+  cluster: string,
+): Promise<{ binding: Binding; stream: Stream; cluster: Cluster } | null> {
   const row = await db.binding.findFirst({
     where: { stream: { name: stream }, cluster: { name: cluster } },
-    include: { stream: true, cluster: true },
+    select: { ...BINDING_COLUMNS, stream: true, cluster: true },
   });
   if (!row) return null;
   const { stream: streamRow, cluster: clusterRow, ...binding } = row;
-  return { binding, stream: toStream(streamRow), cluster: toCluster(clusterRow) };
+  return { binding: toBinding(binding), stream: toStream(streamRow), cluster: toCluster(clusterRow) };
 }
 
 /** For per-request loaders: the bindings of many streams or clusters, oldest (the default) first. */
@@ -21,5 +26,10 @@ export async function findBindingsOf(
 ): Promise<Binding[]> {
   const where =
     "streamIds" in of ? { streamId: { in: [...of.streamIds] } } : { clusterId: { in: [...of.clusterIds] } };
-  return db.binding.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  const rows = await db.binding.findMany({
+    where,
+    select: BINDING_COLUMNS,
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  return rows.map(toBinding);
 }

@@ -1,8 +1,15 @@
-import { formatFqn, Phase, redactSecrets, type ConfigMaps, type SecretKeyRule } from "@stream-registry/core";
+import {
+  formatFqn,
+  Phase,
+  redactSecrets,
+  type Binding,
+  type ConfigMaps,
+  type SecretKeyRule,
+} from "@stream-registry/core";
 import { writeBindingPhase, type PhaseWriteFields } from "./binding-phase.ts";
+import { BINDING_COLUMNS, toBinding } from "./binding-row.ts";
 import { BINDING_JOB } from "./bindings.ts";
 import { recordChange } from "./change-log.ts";
-import type { Binding } from "./generated/prisma/client.ts";
 import { enqueueJob } from "./job-queue.ts";
 import type { Tx } from "./transaction.ts";
 
@@ -37,7 +44,9 @@ export async function createBinding(
   by: BindingWriter,
 ): Promise<Binding> {
   // pendingCreates []: nothing sent yet (the create journal, apps/registry/src/reconciler/create-journal.ts).
-  const created = await tx.binding.create({ data: { ...ids, pendingCreates: [], ...overrides } });
+  const created = toBinding(
+    await tx.binding.create({ data: { ...ids, pendingCreates: [], ...overrides }, select: BINDING_COLUMNS }),
+  );
   await enqueueJob(tx, BINDING_JOB, created.id);
   await recordChange(tx, {
     entityType: "binding",
@@ -55,7 +64,7 @@ export async function createBinding(
  * generation, the phase the state machine gives, a reconcile job and a change-log entry. Null,
  * writing nothing, if the binding changed since `binding` was read. A default binding asked to go
  * hands the default to its oldest live sibling at once, so that clients naming no cluster are
- * never sent to a cluster being torn down.
+ * never sent to a cluster being torn down. The caller holds the stream's row lock (row-locks.ts).
  */
 export async function changeBinding(
   tx: Tx,
@@ -77,7 +86,9 @@ export async function changeBinding(
     },
   );
   if (!written) return null;
-  const updated = await tx.binding.findUniqueOrThrow({ where: { id: binding.id } });
+  const updated = toBinding(
+    await tx.binding.findUniqueOrThrow({ where: { id: binding.id }, select: BINDING_COLUMNS }),
+  );
   await enqueueJob(tx, BINDING_JOB, binding.id);
   await recordChange(tx, {
     entityType: "binding",
@@ -87,13 +98,19 @@ export async function changeBinding(
     actor: by.actor,
     data: deleting ? {} : changeData(updated, by.secrets),
   });
-  if (deleting && binding.isDefault) await promoteNextDefault(tx, binding.streamId, by);
+  if (deleting) await promoteNextDefault(tx, binding.streamId, by);
   return updated;
 }
 
+/**
+ * Gives the default to the oldest live binding if no live binding has it. Decided on the rows as
+ * they are (the stream's bindings take turns under its row lock), not on `binding` as read before.
+ */
 async function promoteNextDefault(tx: Tx, streamId: string, by: BindingWriter): Promise<void> {
+  const live = { streamId, phase: { not: Phase.DELETING } };
+  if (await tx.binding.findFirst({ where: { ...live, isDefault: true }, select: { id: true } })) return;
   const next = await tx.binding.findFirst({
-    where: { streamId, phase: { not: Phase.DELETING } },
+    where: live,
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     include: { cluster: { select: { name: true } } },
   });
@@ -110,8 +127,8 @@ async function promoteNextDefault(tx: Tx, streamId: string, by: BindingWriter): 
 
 function changeData(binding: Binding, secrets: SecretKeyRule) {
   return {
-    config: redactSecrets(binding.config as ConfigMaps, secrets),
-    producerConfig: redactSecrets(binding.producerConfig as ConfigMaps, secrets),
-    consumerConfig: redactSecrets(binding.consumerConfig as ConfigMaps, secrets),
+    config: redactSecrets(binding.config, secrets),
+    producerConfig: redactSecrets(binding.producerConfig, secrets),
+    consumerConfig: redactSecrets(binding.consumerConfig, secrets),
   };
 }

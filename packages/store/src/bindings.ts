@@ -1,5 +1,6 @@
 import { Phase } from "@stream-registry/core";
 import { LIVE_PHASES, phaseCaseSql } from "./binding-phase.ts";
+import { BINDING_COLUMNS, toBinding } from "./binding-row.ts";
 import { toCluster } from "./clusters.ts";
 import type { Db } from "./db.ts";
 import type { Tx } from "./transaction.ts";
@@ -10,7 +11,7 @@ export const BINDING_JOB = "binding";
 /**
  * Gives every live binding of a stream or a cluster a new generation, a reconcile job and a
  * change-log entry, because what it realizes changed. Three set-based statements whatever the
- * number of bindings, so a cluster with thousands of them holds the write lock only briefly.
+ * number of bindings, so a cluster with thousands of them holds its bindings' row locks only briefly.
  * `fqnPrefix` is the namespace as it starts a fully qualified name ("/" or "/aws/").
  */
 export async function touchBindings(
@@ -22,11 +23,14 @@ export async function touchBindings(
   const [column, id] = "streamId" in of ? ["stream_id", of.streamId] : ["cluster_id", of.clusterId];
   const live = LIVE_PHASES.map((phase) => `'${phase}'`).join(", ");
   const touched = await tx.$queryRawUnsafe<{ id: string; generation: number; fqn: string }[]>(
-    `UPDATE binding b SET generation = b.generation + 1,
+    // Locked in id order first, as every writer locks bindings (row-locks.ts).
+    `WITH locked AS (
+       SELECT id FROM binding WHERE ${column} = $1::uuid AND phase IN (${live}) ORDER BY id FOR NO KEY UPDATE)
+     UPDATE binding b SET generation = b.generation + 1,
        phase = ${phaseCaseSql("b.phase", "desired-changed", LIVE_PHASES)}, message = NULL,
        status_updated_at = now(), updated_at = now()
-     FROM stream s, cluster c
-     WHERE b.${column} = $1::uuid AND b.phase IN (${live}) AND s.id = b.stream_id AND c.id = b.cluster_id
+     FROM locked, stream s, cluster c
+     WHERE b.id = locked.id AND b.phase IN (${live}) AND s.id = b.stream_id AND c.id = b.cluster_id
      RETURNING b.id::text AS id, b.generation, $2 || c.name || '/' || s.name AS fqn`,
     id,
     fqnPrefix,
@@ -48,10 +52,10 @@ export async function touchBindings(
 export async function findLiveBindingsOfStream(db: Db, streamId: string) {
   const rows = await db.binding.findMany({
     where: { streamId, phase: { not: Phase.DELETING } },
-    include: { cluster: true },
+    select: { ...BINDING_COLUMNS, cluster: true },
     orderBy: { id: "asc" },
   });
-  return rows.map((row) => ({ ...row, cluster: toCluster(row.cluster) }));
+  return rows.map(({ cluster, ...row }) => ({ ...toBinding(row), cluster: toCluster(cluster) }));
 }
 
 /** `id@generation` of each live binding of a stream, in id order: what a stream update validated against. */

@@ -1,8 +1,15 @@
-import { redactSecrets, type ConfigMaps, type SecretKeyRule, type Stream } from "@stream-registry/core";
+import {
+  redactSecrets,
+  type Binding,
+  type ConfigMaps,
+  type SecretKeyRule,
+  type Stream,
+} from "@stream-registry/core";
+import { BINDING_COLUMNS, toBinding } from "./binding-row.ts";
 import { touchBindings } from "./bindings.ts";
 import { recordChange } from "./change-log.ts";
 import type { Db } from "./db.ts";
-import type { Binding, Stream as StreamRow } from "./generated/prisma/client.ts";
+import type { Stream as StreamRow } from "./generated/prisma/client.ts";
 import type { Tx } from "./transaction.ts";
 
 /** The one place a stream row becomes a Stream: its config maps were checked before they were stored. */
@@ -50,11 +57,14 @@ export async function findStreamWithBindings(
 ): Promise<{ stream: Stream; bindings: (Binding & { cluster: { name: string } })[] } | null> {
   const row = await db.stream.findUnique({
     where: { name },
-    include: { bindings: { include: { cluster: { select: { name: true } } } } },
+    include: { bindings: { select: { ...BINDING_COLUMNS, cluster: { select: { name: true } } } } },
   });
   if (!row) return null;
   const { bindings, ...stream } = row;
-  return { stream: toStream(stream), bindings };
+  return {
+    stream: toStream(stream),
+    bindings: bindings.map(({ cluster, ...binding }) => ({ ...toBinding(binding), cluster })),
+  };
 }
 
 /** Creates a stream; a name taken throws the database's unique violation (`isUniqueViolation`). */

@@ -1,5 +1,5 @@
 import DataLoader from "dataloader";
-import type { Cluster, ClusterHealth, Stream } from "@stream-registry/core";
+import type { Binding, Cluster, ClusterHealth, Stream } from "@stream-registry/core";
 import {
   findBindingsOf,
   findClusterHealth,
@@ -8,7 +8,6 @@ import {
   findClustersByNames,
   findStreamsByIds,
   findStreamsByNames,
-  type Binding,
   type PrismaClient,
 } from "@stream-registry/store";
 import type { BindingObservationModel } from "./models.ts";

@@ -1,8 +1,8 @@
-import type { Cluster, ConfigMaps, Stream } from "@stream-registry/core";
-import type { Binding, Change } from "@stream-registry/store";
+import type { Binding, Cluster, ConfigMaps, Stream } from "@stream-registry/core";
+import type { Change } from "@stream-registry/store";
 import type { ConnectionModel } from "./connection.ts";
 
-/** What resolvers hand each other: database rows, resolved field by field. */
+/** What resolvers hand each other: core's domain types (and change-log rows), resolved field by field. */
 export type ClusterModel = Cluster;
 export type StreamModel = Stream;
 export type BindingModel = Binding;

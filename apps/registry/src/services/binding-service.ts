@@ -2,6 +2,7 @@ import {
   ErrorCode,
   formatFqn,
   RegistryError,
+  type Binding,
   type Cluster,
   type Stream,
   type UserError,
@@ -15,7 +16,6 @@ import {
   findStream,
   findStreamById,
   writeTransaction,
-  type Binding,
 } from "@stream-registry/store";
 import { checkBindingConfig } from "./binding-validation.ts";
 import { changeBinding } from "./binding-writes.ts";

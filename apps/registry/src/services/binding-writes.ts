@@ -1,10 +1,5 @@
-import type { SecretKeyRule } from "@stream-registry/core";
-import {
-  changeBinding as writeBindingChange,
-  type Binding,
-  type BindingOverrides,
-  type Tx,
-} from "@stream-registry/store";
+import type { Binding, SecretKeyRule } from "@stream-registry/core";
+import { changeBinding as writeBindingChange, type BindingOverrides, type Tx } from "@stream-registry/store";
 import { StaleRead } from "./optimistic.ts";
 
 /**

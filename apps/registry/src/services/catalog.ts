@@ -5,13 +5,27 @@ import {
   ErrorCode,
   redactValue,
   RegistryError,
+  type Binding,
   type Cluster,
-  type ConfigValue,
   type Stream,
   type SecretKeyRule,
 } from "@stream-registry/core";
-import { toCluster, toStream, type Binding, type Change, type Prisma } from "@stream-registry/store";
+import {
+  countBindings,
+  countClusters,
+  countStreams,
+  listBindings,
+  listClusters,
+  listStreams,
+  type BindingFilter,
+  type Change,
+  type ClusterFilter,
+  type ConfigEntryFilter,
+  type NameFilter,
+} from "@stream-registry/store";
 import type { ServiceDeps } from "./deps.ts";
+
+export type { BindingFilter, ClusterFilter, NameFilter } from "@stream-registry/store";
 
 /** One page of a keyset-paginated list; cursors are opaque to clients. */
 export interface Page<T> {
@@ -26,73 +40,41 @@ export interface PageArgs {
   after?: string | null;
 }
 
-export interface ConfigEntryFilter {
-  map: string;
-  key: string;
-  value: ConfigValue;
-}
-
-export interface NameFilter {
-  nameStartsWith?: string | null;
-  nameContains?: string | null;
-  config?: ConfigEntryFilter[] | null;
-}
-
-export interface ClusterFilter extends NameFilter {
-  provider?: string | null;
-}
-
-export interface BindingFilter {
-  stream?: string | null;
-  cluster?: string | null;
-  phase?: Binding["phase"] | null;
-}
-
 /** Read side: lists with filters and stable keyset pagination. */
 export class Catalog {
   constructor(private readonly deps: Pick<ServiceDeps, "db" | "providers">) {}
 
   async streams(filter: NameFilter | null | undefined, args: PageArgs): Promise<Page<Stream>> {
-    const where: Prisma.StreamWhereInput = {
-      AND: [nameWhere(filter), ...configWhere(filter?.config, this.deps.providers.isSecret)],
+    const where = {
+      ...filter,
+      config: checkConfigFilter(filter?.config ?? [], this.deps.providers.isSecret),
     };
     const take = checkPageSize(args.first, ["first"]);
     const after = args.after ? cursorFields(args.after, { name: "string" }).name : undefined;
-    const rows = await this.deps.db.prisma.stream.findMany({
-      where: after ? { AND: [where, { name: { gt: after } }] } : where,
-      orderBy: { name: "asc" },
-      take: take + 1,
-    });
+    const { prisma } = this.deps.db;
     return page(
-      rows.map(toStream),
+      await listStreams(prisma, where, { after, limit: take + 1 }),
       take,
-      !!after,
+      after !== undefined,
       (s) => ({ name: s.name }),
-      () => this.deps.db.prisma.stream.count({ where }),
+      () => countStreams(prisma, where),
     );
   }
 
   async clusters(filter: ClusterFilter | null | undefined, args: PageArgs): Promise<Page<Cluster>> {
-    const where: Prisma.ClusterWhereInput = {
-      AND: [
-        nameWhere(filter),
-        ...configWhere(filter?.config, this.deps.providers.isSecret),
-        filter?.provider ? { provider: filter.provider } : {},
-      ],
+    const where = {
+      ...filter,
+      config: checkConfigFilter(filter?.config ?? [], this.deps.providers.isSecret),
     };
     const take = checkPageSize(args.first, ["first"]);
     const after = args.after ? cursorFields(args.after, { name: "string" }).name : undefined;
-    const rows = await this.deps.db.prisma.cluster.findMany({
-      where: after ? { AND: [where, { name: { gt: after } }] } : where,
-      orderBy: { name: "asc" },
-      take: take + 1,
-    });
+    const { prisma } = this.deps.db;
     return page(
-      rows.map(toCluster),
+      await listClusters(prisma, where, { after, limit: take + 1 }),
       take,
-      !!after,
+      after !== undefined,
       (c) => ({ name: c.name }),
-      () => this.deps.db.prisma.cluster.count({ where }),
+      () => countClusters(prisma, where),
     );
   }
 
@@ -101,36 +83,20 @@ export class Catalog {
     filter: BindingFilter | null | undefined,
     args: PageArgs,
   ): Promise<Page<Binding & { stream: Stream }>> {
-    const where: Prisma.BindingWhereInput = {
-      ...(filter?.stream ? { stream: { name: filter.stream } } : {}),
-      ...(filter?.cluster ? { cluster: { name: filter.cluster } } : {}),
-      ...(filter?.phase ? { phase: filter.phase } : {}),
-    };
     const take = checkPageSize(args.first, ["first"]);
     const cursor = args.after
       ? cursorFields(args.after, { s: "string", t: "number", id: "string" })
       : undefined;
     if (cursor && (!UUID.test(cursor.id) || Number.isNaN(new Date(cursor.t).getTime())))
       throw badCursor(args.after!);
-    const afterWhere: Prisma.BindingWhereInput | undefined = cursor && {
-      OR: [
-        { stream: { name: { gt: cursor.s } } },
-        { stream: { name: cursor.s }, createdAt: { gt: new Date(cursor.t) } },
-        { stream: { name: cursor.s }, createdAt: new Date(cursor.t), id: { gt: cursor.id } },
-      ],
-    };
-    const rows = await this.deps.db.prisma.binding.findMany({
-      where: afterWhere ? { AND: [where, afterWhere] } : where,
-      orderBy: [{ stream: { name: "asc" } }, { createdAt: "asc" }, { id: "asc" }],
-      include: { stream: true },
-      take: take + 1,
-    });
+    const after = cursor && { stream: cursor.s, createdAt: new Date(cursor.t), id: cursor.id };
+    const { prisma } = this.deps.db;
     return page(
-      rows.map((row) => ({ ...row, stream: toStream(row.stream) })),
+      await listBindings(prisma, filter ?? {}, { after, limit: take + 1 }),
       take,
       !!cursor,
       (b) => ({ s: b.stream.name, t: b.createdAt.getTime(), id: b.id }),
-      () => this.deps.db.prisma.binding.count({ where }),
+      () => countBindings(prisma, filter ?? {}),
     );
   }
 
@@ -175,38 +141,20 @@ const MAX_CONFIG_FILTERS = 16;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_BIGINT = 2n ** 63n - 1n;
 
-function nameWhere(filter: NameFilter | null | undefined): { name?: Prisma.StringFilter } {
-  if (!filter?.nameStartsWith && !filter?.nameContains) return {};
-  return {
-    name: {
-      ...(filter.nameStartsWith ? { startsWith: escapeLike(filter.nameStartsWith) } : {}),
-      ...(filter.nameContains ? { contains: escapeLike(filter.nameContains) } : {}),
-    },
-  };
-}
-
-/** Prisma passes these to LIKE unescaped, and "_" is common in stream names. */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, "\\$&");
-}
-
 /**
  * Secrets are write-only: filtering on one (a secret key, providers' included, or a value with
  * a password in it) would let a caller confirm a guessed value.
  */
-function configWhere(
-  entries: ConfigEntryFilter[] | null | undefined,
-  secrets: SecretKeyRule,
-): { config: Prisma.JsonFilter }[] {
+function checkConfigFilter(entries: ConfigEntryFilter[], secrets: SecretKeyRule): ConfigEntryFilter[] {
   // Each entry is one more JSON path condition on every row scanned.
-  if (entries && entries.length > MAX_CONFIG_FILTERS) {
+  if (entries.length > MAX_CONFIG_FILTERS) {
     throw new RegistryError(
       ErrorCode.INVALID_INPUT,
       `config filters has ${entries.length} entries; the maximum is ${MAX_CONFIG_FILTERS}`,
       ["filter", "config"],
     );
   }
-  return (entries ?? []).map((entry, i) => {
+  entries.forEach((entry, i) => {
     if (secrets(entry.map, entry.key)) {
       throw new RegistryError(ErrorCode.INVALID_INPUT, `cannot filter on secret key "${entry.key}"`, [
         "filter",
@@ -222,8 +170,8 @@ function configWhere(
         ["filter", "config", String(i), "value"],
       );
     }
-    return { config: { path: [entry.map, entry.key], equals: entry.value } };
   });
+  return entries;
 }
 
 type FieldKinds = Record<string, "string" | "number">;

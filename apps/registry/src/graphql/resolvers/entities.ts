@@ -1,6 +1,11 @@
-import { ErrorCode, formatFqn, parseFqn, RegistryError, type ConfigMaps } from "@stream-registry/core";
-import type { Stream as StreamRow } from "@stream-registry/core";
-import type { Binding } from "@stream-registry/store";
+import {
+  ErrorCode,
+  formatFqn,
+  parseFqn,
+  RegistryError,
+  type Binding,
+  type Stream as StreamModel,
+} from "@stream-registry/core";
 import type {
   BindingResolvers,
   ClusterResolvers,
@@ -23,7 +28,6 @@ export const Cluster: ClusterResolvers = {
   __resolveReference: async (ref, { namespace, loaders }) =>
     ref.namespace === namespace ? ((await loaders.clusterByName.load(ref.name)) ?? null) : null,
   namespace: (_, __, { namespace }) => namespace,
-  config: (cluster) => cluster.config as ConfigMaps,
   bindings: (cluster, _, { loaders }) => loaders.bindingsByClusterId.load(cluster.id),
   health: async (cluster, _, { loaders, services }) =>
     services.health.view(await loaders.healthByClusterId.load(cluster.id)),
@@ -33,9 +37,6 @@ export const Stream: StreamResolvers = {
   __resolveReference: async (ref, { namespace, loaders }) =>
     ref.namespace === namespace ? ((await loaders.streamByName.load(ref.name)) ?? null) : null,
   namespace: (_, __, { namespace }) => namespace,
-  config: (stream) => stream.config as ConfigMaps,
-  producerConfig: (stream) => stream.producerConfig as ConfigMaps,
-  consumerConfig: (stream) => stream.consumerConfig as ConfigMaps,
   bindings: (stream, _, { loaders }) => loaders.bindingsByStreamId.load(stream.id),
   defaultBinding: async (stream, _, { loaders }) =>
     (await loaders.bindingsByStreamId.load(stream.id)).find((b) => b.isDefault) ?? null,
@@ -66,9 +67,6 @@ export const BindingType: BindingResolvers = {
   },
   stream: (binding, _, context) => streamOf(binding, context),
   cluster: (binding, _, context) => clusterOf(binding, context),
-  config: (binding) => binding.config as ConfigMaps,
-  producerConfig: (binding) => binding.producerConfig as ConfigMaps,
-  consumerConfig: (binding) => binding.consumerConfig as ConfigMaps,
   effectiveConfig: async (binding, _, context) =>
     effectiveConfig(await streamOf(binding, context), binding, context),
   status: (binding) => binding,
@@ -81,7 +79,7 @@ export const ResourceStatus: ResourceStatusResolvers = {
 };
 
 async function effectiveConfig(
-  stream: StreamRow,
+  stream: StreamModel,
   binding: Binding,
   context: GraphQLContext,
 ): Promise<EffectiveConfigModel> {
@@ -94,7 +92,7 @@ async function effectiveConfig(
   };
 }
 
-async function streamOf(binding: Binding, { loaders }: GraphQLContext): Promise<StreamRow> {
+async function streamOf(binding: Binding, { loaders }: GraphQLContext): Promise<StreamModel> {
   const stream = await loaders.streamById.load(binding.streamId);
   if (!stream) throw new Error(`binding ${binding.id} refers to missing stream ${binding.streamId}`);
   return stream;

@@ -1,4 +1,4 @@
-import type { Binding } from "@stream-registry/store";
+import type { Binding } from "@stream-registry/core";
 import type { ClusterFilter, NameFilter, PageArgs } from "../../services/catalog.ts";
 import type { GraphQLContext } from "../context.ts";
 import { toConnection } from "../connection.ts";
