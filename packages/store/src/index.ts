@@ -1,4 +1,3 @@
-export * from "./binding-drift.ts";
 export * from "./binding-phase.ts";
 export * from "./binding-reads.ts";
 export { toBinding } from "./binding-row.ts";
@@ -17,6 +16,11 @@ export * from "./job-queue.ts";
 export * from "./migrate.ts";
 export * from "./migration-errors.ts";
 export * from "./observations.ts";
+export * from "./resource-journal.ts";
+export * from "./resource-observations.ts";
+export * from "./resource-phase.ts";
+export * from "./resource-status.ts";
+export * from "./resource-table.ts";
 export * from "./streams.ts";
 export * from "./transaction.ts";
 export { Prisma, PrismaClient } from "./generated/prisma/client.ts";
