@@ -4,13 +4,13 @@ import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { useRegistryProcess } from "@stream-registry/testkit/vitest";
 import { ExitCode } from "../src/index.ts";
-import { useTestRegistry } from "./support/registry.ts";
 import { runMain } from "./support/run-main.ts";
 import { runSrctl } from "./support/run-srctl.ts";
 
 describe("srctl failures", () => {
-  const registry = useTestRegistry("pglite");
+  const registry = useRegistryProcess("pglite");
   let dir: string;
   const script = async (name: string, text: string) => {
     const file = path.join(dir, name);

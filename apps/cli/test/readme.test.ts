@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { usePrivateKafkaClusters } from "@stream-registry/testkit/vitest";
-import { loadConfig } from "../../registry/src/config.ts";
+import { mutate, spawnRegistry } from "@stream-registry/testkit";
+import { usePrivateKafkaClusters, useRegistryProcess } from "@stream-registry/testkit/vitest";
 import { ExitCode } from "../src/index.ts";
-import { useTestRegistry } from "./support/registry.ts";
 import { runSrctl } from "./support/run-srctl.ts";
 
 // What the README promises a new user, run as written so that it cannot rot.
@@ -31,7 +32,7 @@ function kafkaStatements(): string {
 }
 
 describe("the README, as a new user runs it", () => {
-  const registry = useTestRegistry("pglite");
+  const registry = useRegistryProcess("pglite");
   const kafka = usePrivateKafkaClusters(1);
 
   it("shows the walkthrough script as it is in docs/examples/walkthrough.sql", () => {
@@ -55,7 +56,10 @@ describe("the README, as a new user runs it", () => {
       userErrors: [],
     });
     // The walkthrough below creates it again.
-    await registry().query(`mutation { deleteStream(input: { name: "widgets_v0" }) { deleted } }`);
+    await mutate(
+      registry(),
+      `mutation { deleteStream(input: { name: "widgets_v0" }) { deleted userErrors { code message } } }`,
+    );
   });
 
   it("runs docs/examples/walkthrough.sql with srctl apply -f --wait: per-map update included", async () => {
@@ -83,13 +87,26 @@ describe("the README, as a new user runs it", () => {
     expect(run.stdout).toContain("binding orders_v0 on kafka001: ONLINE");
   });
 
-  it("names a clusters file the registry accepts for the seed's bare DECLARE CLUSTER", () => {
+  it("names a clusters file the registry accepts for the seed's bare DECLARE CLUSTER", async () => {
     const file = /REGISTRY_CLUSTERS_FILE=(\S+)/.exec(readme)![1]!;
-    const { clusterPresets } = loadConfig({ REGISTRY_CLUSTERS_FILE: file }, repo);
-    expect(clusterPresets.clusters.get("cluster001")).toEqual({
-      provider: "kafka",
-      config: { "apache.kafka": { "bootstrap.servers": "127.0.0.1:19092" } },
+    expect(JSON.parse(readFileSync(`${repo}${file}`, "utf8"))).toMatchObject({
+      cluster001: {
+        provider: "kafka",
+        config: { "apache.kafka": { "bootstrap.servers": "127.0.0.1:19092" } },
+      },
     });
+    // Started as the README says (from the repository root); a file it refuses stops it.
+    const dataDir = await mkdtemp(path.join(tmpdir(), "sr-readme-"));
+    const started = await spawnRegistry({ REGISTRY_CLUSTERS_FILE: file, REGISTRY_DATA_DIR: dataDir });
+    try {
+      expect(started.entries().find((entry) => entry.msg === "cluster presets loaded")).toMatchObject({
+        clusters: { cluster001: "kafka", cluster002: "kafka" },
+      });
+    } finally {
+      started.kill("SIGTERM");
+      await started.exited;
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   it("tells in srctl's help how WITH CONFIG updates maps and what DECLARE CLUSTER keeps", async () => {

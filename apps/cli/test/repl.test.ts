@@ -2,8 +2,8 @@ import { access, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { useRegistryProcess } from "@stream-registry/testkit/vitest";
 import { ExitCode } from "../src/index.ts";
-import { useTestRegistry } from "./support/registry.ts";
 import { runSrctl } from "./support/run-srctl.ts";
 
 async function exists(file: string): Promise<boolean> {
@@ -14,7 +14,7 @@ async function exists(file: string): Promise<boolean> {
 }
 
 describe("the REPL, driven through a pipe", () => {
-  const registry = useTestRegistry("pglite");
+  const registry = useRegistryProcess("pglite");
 
   it("runs multi-line statements, prints errors and goes on, without prompts or history", async () => {
     const history = path.join(await mkdtemp(path.join(tmpdir(), "srctl-repl-")), "history");

@@ -1,8 +1,8 @@
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { useRegistryProcess } from "@stream-registry/testkit/vitest";
 import { createSrctl, ExitCode } from "../src/index.ts";
-import { useTestRegistry } from "./support/registry.ts";
 import { runSrctl } from "./support/run-srctl.ts";
 
 const widgetsSql = fileURLToPath(new URL("./fixtures/widgets.sql", import.meta.url));
@@ -15,7 +15,7 @@ const seedDescribeBindings = `| stream     | cluster    | default |
 | widgets_v0 | cluster002 | no      |`;
 
 describe("the seed's walkthrough through bin/srctl.js", () => {
-  const registry = useTestRegistry("pglite");
+  const registry = useRegistryProcess("pglite");
 
   it("applies a file, waits for the bindings, prints the seed's tables, and the queries show it", async () => {
     // From another directory: nothing may depend on the working directory.

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { useRegistryProcess } from "@stream-registry/testkit/vitest";
 import { createSrctl, ExitCode } from "../src/index.ts";
-import { useTestRegistry } from "./support/registry.ts";
 import { runSrctl } from "./support/run-srctl.ts";
 
 // The test provider (apps/registry/test/fixtures/test-provider.ts) is steered by the
 // "test.provider" config map: delayMs, failTimes (retriable), failPermanently.
 describe("--wait", () => {
-  const registry = useTestRegistry("pglite");
+  const registry = useRegistryProcess("pglite");
   const cluster = 'DECLARE CLUSTER "wait_c" WITH PROVIDER "test";';
 
   it("waits through retries until the binding is ONLINE, with progress on stderr", async () => {

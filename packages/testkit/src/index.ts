@@ -1,3 +1,4 @@
 export * from "./databases.ts";
 export * from "./kafka/index.ts";
+export * from "./registry/index.ts";
 export * from "./seed-examples.ts";

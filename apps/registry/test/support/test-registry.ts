@@ -1,24 +1,22 @@
 import { Writable } from "node:stream";
-import { fileURLToPath } from "node:url";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll } from "vitest";
-import { createTestDatabase, type DatabaseKind, type TestDatabase } from "@stream-registry/testkit";
+import {
+  createTestDatabase,
+  registryClient,
+  type DatabaseKind,
+  type RegistryClient,
+  type TestDatabase,
+  testRegistryEnv,
+} from "@stream-registry/testkit";
 import { loadConfig, startRegistry, type RegistryConfig, type RunningRegistry } from "../../src/index.ts";
-import { postGraphQL, type GraphQLResponse } from "./graphql-client.ts";
 
-export { eventually } from "./eventually.ts";
+// The registry's own tests run it in this process, to reach its internals (the reconciler, the
+// database); other packages' tests start it as a process (useRegistryProcess in the testkit).
+export { eventually, testProviderModule } from "@stream-registry/testkit";
 
-export const testProviderModule = fileURLToPath(new URL("../fixtures/test-provider.ts", import.meta.url));
-
-export interface TestRegistry extends RunningRegistry {
-  /** Runs an operation; fails the test on GraphQL errors. */
-  query<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>): Promise<T>;
-  /** Runs an operation and returns the raw response (for error assertions). */
-  request<T = Record<string, unknown>>(
-    query: string,
-    variables?: Record<string, unknown>,
-    headers?: Record<string, string>,
-  ): Promise<GraphQLResponse<T>>;
+/** `query` fails the test on GraphQL errors; `request` returns the raw response. */
+export interface TestRegistry extends RunningRegistry, RegistryClient {
   logs: string[];
 }
 
@@ -34,14 +32,7 @@ export async function startTestRegistry(options: TestRegistryOptions): Promise<T
   const config: RegistryConfig = loadConfig({
     PORT: "0",
     HOST: "127.0.0.1",
-    REGISTRY_PROVIDERS: testProviderModule,
-    RECONCILER_POLL_MS: "200",
-    RECONCILER_RETRY_BASE_MS: "50",
-    RECONCILER_RETRY_MAX_MS: "500",
-    SHUTDOWN_TIMEOUT_MS: "2000",
-    // Periodic probes and resyncs would add queries at random moments; tests that need them ask.
-    REGISTRY_HEALTH_INTERVAL_MS: "0",
-    RECONCILER_RESYNC_MS: "0",
+    ...testRegistryEnv,
     ...(options.database.url ? { DATABASE_URL: options.database.url } : {}),
     ...options.env,
   });
@@ -54,17 +45,7 @@ export async function startTestRegistry(options: TestRegistryOptions): Promise<T
     },
   });
   const registry = await startRegistry(config, pino({ level: "debug" }, sink));
-  return {
-    ...registry,
-    logs,
-    request: (query, variables, headers) => postGraphQL(registry.url, query, variables, headers),
-    async query<T>(query: string, variables?: Record<string, unknown>) {
-      const response = await postGraphQL<T>(registry.url, query, variables);
-      if (response.errors?.length)
-        throw new Error(`GraphQL errors: ${JSON.stringify(response.errors, null, 2)}`);
-      return response.data as T;
-    },
-  };
+  return { ...registry, ...registryClient(registry.url), logs };
 }
 
 /**

@@ -1,0 +1,11 @@
+export { eventually } from "./eventually.ts";
+export { postGraphQL, registryClient } from "./graphql-client.ts";
+export type { GraphQLClient, GraphQLResponse, RegistryClient } from "./graphql-client.ts";
+export { mutate } from "./mutate.ts";
+export * from "./operations.ts";
+export { launchRegistry, spawnRegistry } from "./registry-process.ts";
+export type { LaunchedRegistry, Launcher, RegistryProcess } from "./registry-process.ts";
+export { seed, uniqueName } from "./seed.ts";
+export type * from "./seed.ts";
+export { testRegistryEnv } from "./test-env.ts";
+export { registryMain, testProviderModule } from "./workspace.ts";

@@ -1,0 +1,120 @@
+import { spawn } from "node:child_process";
+import { eventually } from "./eventually.ts";
+import { registryMain, repoRoot } from "./workspace.ts";
+
+/** How the process is started: node on main.ts, or `npm start` in the repository root as users do. */
+export type Launcher = "node" | "npm start";
+
+/** A registry running as its own OS process. */
+export interface RegistryProcess {
+  url: string;
+  /** The process spawned: the registry, or npm running it. */
+  pid: number;
+  /** The registry's own process (from its start-up log line). */
+  registryPid: number;
+  logs: string[];
+  /** Log lines parsed as JSON (non-JSON lines skipped). */
+  entries(): Record<string, unknown>[];
+  kill(signal: NodeJS.Signals): void;
+  /** Signals npm and the registry alike, as a terminal's Ctrl-C does (it signals its foreground group). */
+  killGroup(signal: NodeJS.Signals): void;
+  /** The exit code of the spawned process; null if a signal ended it. */
+  exited: Promise<number | null>;
+  /** Whether the spawned process has not exited yet. */
+  running(): boolean;
+}
+
+/** A registry process that may not get to run: `started` is its URL, or undefined if it exited first. */
+export interface LaunchedRegistry extends Omit<RegistryProcess, "url" | "registryPid" | "killGroup"> {
+  started: Promise<string | undefined>;
+}
+
+export async function spawnRegistry(
+  env: Record<string, string>,
+  launcher: Launcher = "node",
+): Promise<RegistryProcess> {
+  const launched = launchRegistry(env, launcher);
+  const url = await launched.started;
+  if (!url) throw new Error(`registry exited during start-up:\n${launched.logs.join("\n")}`);
+  const registryPid = launched.entries().find((e) => e.msg === "registry started")?.pid as number;
+  const killGroup = (signal: NodeJS.Signals) => {
+    // An exited child's pid may be someone else's by now; the registry may be an orphan that
+    // outlived npm, and is signalled all the same.
+    const pids = new Set([launched.pid, registryPid]);
+    if (!launched.running()) pids.delete(launched.pid);
+    for (const pid of pids) {
+      try {
+        process.kill(pid, signal);
+      } catch {
+        // gone already
+      }
+    }
+  };
+  return { ...launched, url, registryPid, killGroup };
+}
+
+export function launchRegistry(env: Record<string, string>, launcher: Launcher = "node"): LaunchedRegistry {
+  const [command, args] =
+    launcher === "node" ? [process.execPath, ["--import", "tsx", registryMain]] : ["npm", ["start"]];
+  const child = spawn(command, args, {
+    cwd: repoRoot,
+    env: { ...usersEnvironment(), PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "debug", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const logs: string[] = [];
+  let buffered = "";
+  const collect = (chunk: Buffer) => {
+    buffered += chunk.toString("utf8");
+    const lines = buffered.split("\n");
+    buffered = lines.pop() ?? "";
+    logs.push(...lines.filter(Boolean));
+  };
+  child.stdout.on("data", collect);
+  child.stderr.on("data", collect);
+  let done = false;
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => {
+      done = true;
+      resolve(code);
+    }),
+  );
+  const entries = () =>
+    logs.flatMap((line) => {
+      try {
+        return [JSON.parse(line) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    });
+  const started = eventually(
+    async () => {
+      const url = entries().find((e) => e.msg === "registry started")?.url as string | undefined;
+      return url ?? (done ? null : undefined);
+    },
+    60_000,
+    "the registry process to start",
+  ).then(
+    (url) => url ?? undefined,
+    (error: unknown) => {
+      // A registry that never said it started must not outlive the test that waited for it.
+      child.kill("SIGKILL");
+      throw error;
+    },
+  );
+  return {
+    started,
+    pid: child.pid!,
+    logs,
+    entries,
+    kill: (signal) => child.kill(signal),
+    running: () => !done,
+    exited,
+  };
+}
+
+/** This process's environment without what Vitest and npm put there: a user's shell has neither. */
+function usersEnvironment(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(NODE_ENV|TEST|INIT_CWD|VITEST.*|npm_.*)$/.test(name)),
+  );
+}
