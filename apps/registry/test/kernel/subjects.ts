@@ -1,0 +1,116 @@
+import type { PendingCreate, Phase } from "@stream-registry/core";
+import type { StreamProvider } from "@stream-registry/provider-api";
+import type { Database, ResourceTable } from "@stream-registry/store";
+import { ProviderRegistry } from "../../src/providers/provider-registry.ts";
+import type { ReconcileHandler } from "../../src/reconciler/handler.ts";
+import { bindingHandler } from "../../src/reconciler/handlers/binding-handler.ts";
+import { createServices } from "../../src/services/services.ts";
+import type { FakePlatform } from "./fake-platform.ts";
+import { createWidgetTables, widgetHandler, widgetWrites } from "./widgets.ts";
+
+/** The status block of one resource, as the kernel test reads it. */
+export interface Status {
+  generation: number;
+  observedGeneration: number | null;
+  phase: Phase;
+  message: string | null;
+  pendingCreates: PendingCreate[] | null;
+}
+
+/**
+ * One resource kind under test: its handler over the fake platform, and its own way of writing a
+ * desired state (each write enqueues a job). A resource is named by `name` everywhere, on the
+ * platform too, and has one knob, `size`.
+ */
+export interface Subject {
+  kind: string;
+  handler: ReconcileHandler;
+  create(name: string, size: number): Promise<string>;
+  change(name: string, size: number): Promise<void>;
+  remove(name: string): Promise<void>;
+  /** The spec the platform holds for a resource of `size`. */
+  spec(size: number): unknown;
+}
+
+export type SubjectFactory = (db: Database, platform: FakePlatform) => Promise<Subject>;
+
+const actor = { actor: "kernel-test" };
+const CLUSTER = "fakes";
+
+/** Bindings on a cluster whose provider keeps its topics on the fake platform, written through the services. */
+export const bindings: SubjectFactory = async (db, platform) => {
+  const fake = {
+    kind: "fake",
+    description: "the kernel test's fake platform",
+    configMaps: [],
+    infrastructure: {
+      validateCluster: async () => ({ latencyMs: 0 }),
+      probeCluster: async () => ({ latencyMs: 0 }),
+      validateStream: async () => {},
+      createStreamBinding: (request, { signal }) =>
+        platform.create(request.streamName, request.configMaps["fake.platform"], signal),
+      updateStreamBinding: (request, { signal }) =>
+        platform.update(request.streamName, request.configMaps["fake.platform"], signal),
+      observeStreamBinding: (stream, _cluster, { signal }) => platform.observe(stream, signal),
+      deleteStreamBinding: (stream, _cluster, { signal }) => platform.remove(stream, signal),
+    },
+  } satisfies StreamProvider;
+  const deps = {
+    db,
+    providers: new ProviderRegistry(new Map([["fake", fake]])),
+    namespace: "/",
+    wakeReconciler: () => {},
+  };
+  const services = createServices(deps);
+  await services.clusters.declare({ name: CLUSTER, provider: "fake" }, actor);
+  const config = (size: number) => ({ "fake.platform": { size } });
+  return {
+    kind: "binding",
+    handler: bindingHandler(deps),
+    async create(name, size) {
+      await services.streams.create({ name, config: config(size) }, actor);
+      return (await services.bindings.create({ stream: name, cluster: CLUSTER }, actor)).id;
+    },
+    async change(name, size) {
+      await services.bindings.update({ stream: name, cluster: CLUSTER, config: config(size) }, actor);
+    },
+    async remove(name) {
+      await services.bindings.delete({ stream: name, cluster: CLUSTER }, actor);
+    },
+    spec: (size) => ({ size }),
+  };
+};
+
+/** The test's own kind, `test_widget`: a table made here, writes and a handler of a few lines. */
+export const widgets: SubjectFactory = async (db, platform) => {
+  await createWidgetTables(db);
+  return {
+    kind: "test_widget",
+    handler: widgetHandler(db, platform),
+    ...widgetWrites(db),
+    spec: (size) => ({ size }),
+  };
+};
+
+/** The status block of `id` in `resource`'s table; null once the row is gone. */
+export async function statusOf(db: Database, resource: ResourceTable, id: string): Promise<Status | null> {
+  const [row] = await db.prisma.$queryRaw<
+    {
+      generation: number;
+      observed_generation: number | null;
+      phase: Phase;
+      message: string | null;
+      pending_creates: PendingCreate[] | null;
+    }[]
+  >`SELECT generation, observed_generation, phase, message, pending_creates
+      FROM ${resource.table} WHERE id = ${id}::uuid`;
+  return row
+    ? {
+        generation: row.generation,
+        observedGeneration: row.observed_generation,
+        phase: row.phase,
+        message: row.message,
+        pendingCreates: row.pending_creates,
+      }
+    : null;
+}
