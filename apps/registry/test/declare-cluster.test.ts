@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CREATE_BINDING, CREATE_STREAM, DECLARE_CLUSTER, type UserErrorView } from "./support/operations.ts";
+import { mutate, seed } from "@stream-registry/testkit";
+import { DECLARE_CLUSTER, type UserErrorView } from "./support/operations.ts";
 import { useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
 
 interface Payload {
@@ -8,8 +9,9 @@ interface Payload {
   cluster: { name: string; provider: string; config: unknown; generation: number } | null;
 }
 
-async function declare(r: TestRegistry, input: Record<string, unknown>): Promise<Payload> {
-  return (await r.query<{ declareCluster: Payload }>(DECLARE_CLUSTER, { input })).declareCluster;
+/** A DECLARE CLUSTER that must succeed. */
+function declare(r: TestRegistry, input: Record<string, unknown>): Promise<Payload> {
+  return mutate<Payload>(r, DECLARE_CLUSTER, { input });
 }
 
 // The test provider stands for Kafka: a provider with a connection config.
@@ -21,9 +23,7 @@ describe("DECLARE CLUSTER is idempotent", () => {
   it('keeps the provider and config of a cluster when a later DECLARE names neither (the seed\'s `DECLARE CLUSTER "c";`)', async () => {
     const r = registry();
     const first = await declare(r, { name: "idem-1", provider: "test", config: reach });
-    expect(first.userErrors).toEqual([]);
     const again = await declare(r, { name: "idem-1" });
-    expect(again.userErrors).toEqual([]);
     expect(again).toMatchObject({
       created: false,
       cluster: { provider: "test", config: reach, generation: first.cluster!.generation },
@@ -37,7 +37,6 @@ describe("DECLARE CLUSTER is idempotent", () => {
     const r = registry();
     await declare(r, { name: "idem-2", provider: "test", config: reach });
     const changed = await declare(r, { name: "idem-2", config: { "test.provider": { maxPartitions: 5 } } });
-    expect(changed.userErrors).toEqual([]);
     expect(changed.cluster).toMatchObject({
       provider: "test",
       config: { "test.provider": { maxPartitions: 5 }, "acme.site": { region: "eu" } },
@@ -49,16 +48,13 @@ describe("DECLARE CLUSTER is idempotent", () => {
     const r = registry();
     await declare(r, { name: "idem-3", provider: "test", config: reach });
     const toRegistryOnly = await declare(r, { name: "idem-3", provider: "registry-only" });
-    expect(toRegistryOnly.userErrors).toEqual([]);
     expect(toRegistryOnly.cluster).toMatchObject({ provider: "registry-only", generation: 2 });
 
-    await r.query(CREATE_STREAM, { input: { name: "idem_s" } });
-    const bound = await r.query<{ createBinding: { userErrors: UserErrorView[] } }>(CREATE_BINDING, {
-      input: { stream: "idem_s", cluster: "idem-3" },
+    await seed(r).binding({ cluster: "idem-3" });
+    const refused = await r.query<{ declareCluster: Payload }>(DECLARE_CLUSTER, {
+      input: { name: "idem-3", provider: "test" },
     });
-    expect(bound.createBinding.userErrors).toEqual([]);
-    const refused = await declare(r, { name: "idem-3", provider: "test" });
-    expect(refused.userErrors).toEqual([
+    expect(refused.declareCluster.userErrors).toEqual([
       expect.objectContaining({
         code: "IN_USE",
         field: ["input", "provider"],
@@ -67,6 +63,6 @@ describe("DECLARE CLUSTER is idempotent", () => {
     ]);
     // A bare DECLARE of the bound cluster is still fine: it changes nothing.
     const bare = await declare(r, { name: "idem-3" });
-    expect(bare).toMatchObject({ userErrors: [], cluster: { provider: "registry-only", generation: 2 } });
+    expect(bare.cluster).toMatchObject({ provider: "registry-only", generation: 2 });
   });
 });

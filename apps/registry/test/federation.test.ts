@@ -2,8 +2,7 @@ import { composeServices } from "@apollo/composition";
 import { parse } from "graphql";
 import { describe, expect, it } from "vitest";
 import { ErrorCode } from "@stream-registry/core";
-import { databaseKinds } from "@stream-registry/testkit";
-import { CREATE_BINDING, CREATE_STREAM, DECLARE_CLUSTER } from "./support/operations.ts";
+import { databaseKinds, seed } from "@stream-registry/testkit";
 import { useTestRegistry } from "./support/test-registry.ts";
 
 /** A second subgraph that only references the registry's entities, as a consumer team would. */
@@ -34,10 +33,11 @@ describe.each(databaseKinds)("federation (%s)", (kind) => {
 
   it("resolves _entities representations, and null for foreign namespaces and unknown names", async () => {
     const r = registry();
-    await r.query(DECLARE_CLUSTER, { input: { name: "fed-c1" } });
     const config = { "acme.kafka": { team: "widgets" } };
-    await r.query(CREATE_STREAM, { input: { name: "fed-s1", config } });
-    await r.query(CREATE_BINDING, { input: { stream: "fed-s1", cluster: "fed-c1" } });
+    await seed(r).binding({
+      stream: await seed(r).stream({ name: "fed-s1", config }),
+      cluster: await seed(r).cluster({ name: "fed-c1" }),
+    });
 
     const { _entities } = await r.query<{ _entities: unknown[] }>(
       `query($representations: [_Any!]!) {

@@ -5,14 +5,15 @@ import type { GraphQLClient } from "./graphql-client.ts";
  * was asked: GraphQL errors, or any `userErrors` in the payload (shown in the thrown error). For
  * setup and for steps that must succeed; a test about a refusal reads `userErrors` itself.
  * The document must select exactly one mutation field, and `userErrors` in it, or nobody could
- * tell a refusal from a success.
+ * tell a refusal from a success. `headers` go with the request (e.g. `x-actor`).
  */
 export async function mutate<P = Record<string, unknown>>(
   client: GraphQLClient,
   document: string,
   variables?: Record<string, unknown>,
+  headers?: Record<string, string>,
 ): Promise<P> {
-  const response = await client.request<Record<string, unknown>>(document, variables);
+  const response = await client.request<Record<string, unknown>>(document, variables, headers);
   const asked = `${operationName(document)} with ${JSON.stringify(variables ?? {})}`;
   if (response.errors?.length) {
     throw new Error(
