@@ -6,6 +6,20 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
+ * True when the database gave up a transaction to let another go on: a deadlock (40P01), or a
+ * serialization failure (40001, which Prisma reports as P2034). Running it again may succeed.
+ */
+export function isWriteConflict(error: unknown): boolean {
+  return someInChain(error, (e) => {
+    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2034") return true;
+    const adapter = adapterCause(e);
+    if (adapter?.kind === "TransactionWriteConflict") return true;
+    const code = adapter?.originalCode ?? e.code;
+    return code === "40P01" || code === "40001";
+  });
+}
+
+/**
  * True when the database cannot serve the registry at all: the server is unreachable or refuses
  * us (stopped, restarting, too many connections, authentication), the database does not exist
  * (dropped), a connection died under a query, or the database lacks the registry's tables

@@ -8,6 +8,7 @@ import {
 import { BINDING_COLUMNS, toBinding } from "./binding-row.ts";
 import { touchBindings } from "./bindings.ts";
 import { recordChange } from "./change-log.ts";
+import { lockStream } from "./row-locks.ts";
 import type { Db } from "./db.ts";
 import type { Stream as StreamRow } from "./generated/prisma/client.ts";
 import type { Tx } from "./transaction.ts";
@@ -151,6 +152,8 @@ function changeData(stream: Stream, secrets: SecretKeyRule) {
 
 /** A stream deleted with cascade goes with its last binding; called when a binding is removed. */
 export async function removeStreamIfDone(tx: Tx, streamId: string, actor: string): Promise<void> {
+  // Two last bindings removed at once: the second to get the lock sees the first one gone.
+  await lockStream(tx, streamId, "delete");
   const row = await tx.stream.findUnique({
     where: { id: streamId },
     include: { _count: { select: { bindings: true } } },

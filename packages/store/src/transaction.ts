@@ -1,26 +1,29 @@
+import { isWriteConflict } from "./db-errors.ts";
 import type { Prisma, PrismaClient } from "./generated/prisma/client.ts";
 
 /** The client handed to `prisma.$transaction(async (tx) => ...)`. */
 export type Tx = Prisma.TransactionClient;
 
-/** Arbitrary constant; Prisma Migrate's own advisory lock is 72707369. */
-const WRITE_LOCK = 72707370;
+/** A deadlock or serialization failure is retried this many times before it is thrown. */
+const CONFLICT_ATTEMPTS = 5;
 
 /**
- * Runs `fn` as the only writer of metadata: every transaction that changes desired or observed
- * state takes this lock first. Two things follow. The change log's sequence numbers are handed
- * out in commit order, so a reader paging with `changes(after:)` never skips an entry that
- * commits late. And read-then-write logic inside `fn` cannot race another writer (no write
- * skew), without row locks that could deadlock. Writes keep to a few statements (set-based
- * where they touch many rows), so one writer at a time costs little (docs/benchmarks.md).
+ * Runs `fn` as one metadata write (READ COMMITTED), in parallel with other writers: nothing
+ * global is locked. What one writer at a time used to give holds by other means
+ * (docs/architecture.md, "Writers in parallel"): the change log is numbered in commit order by its
+ * readers (change-log-reads.ts), and each read-then-write rule locks the rows it reads
+ * (row-locks.ts) or writes conditionally (`WHERE generation = ...`). Rows are locked in one order
+ * (clusters, streams, then bindings by id), so writers do not deadlock; should the database still
+ * report a deadlock or a serialization failure, the whole of `fn` runs again, which it may, since
+ * it only talks to the database.
  */
-export function writeTransaction<T>(prisma: PrismaClient, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return prisma.$transaction(
-    async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${WRITE_LOCK})`;
-      return fn(tx);
-    },
-    // Waiting for the lock counts against Prisma's 5 s default; a queue of writers needs longer.
-    { maxWait: 10_000, timeout: 60_000 },
-  );
+export async function writeTransaction<T>(prisma: PrismaClient, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      // Waiting for row locks counts against Prisma's 5 s default; a hot row may queue writers longer.
+      return await prisma.$transaction(fn, { maxWait: 10_000, timeout: 60_000 });
+    } catch (error) {
+      if (attempt >= CONFLICT_ATTEMPTS || !isWriteConflict(error)) throw error;
+    }
+  }
 }

@@ -15,6 +15,8 @@ import {
   findClusterById,
   findStream,
   findStreamById,
+  lockCluster,
+  lockStream,
   writeTransaction,
 } from "@stream-registry/store";
 import { checkBindingConfig } from "./binding-validation.ts";
@@ -54,7 +56,10 @@ export class BindingService {
       const overrides = await this.checkOverrides(input, EMPTY_CONFIG_SET, stream, cluster);
       const fqn = this.fqn(cluster.name, stream.name);
       const binding = await writeTransaction(this.deps.db.prisma, async (tx) => {
-        // What was validated must still hold: same stream and cluster, not being deleted.
+        // What was validated must still hold: same stream and cluster, not being deleted. The
+        // stream's lock also makes its bindings' writes take turns (one default, no duplicate).
+        await lockCluster(tx, cluster.id, "share");
+        await lockStream(tx, stream.id, "write");
         const [liveStream, liveCluster] = await Promise.all([
           findStreamById(tx, stream.id),
           findClusterById(tx, cluster.id),
@@ -106,6 +111,7 @@ export class BindingService {
       const overrides = await this.checkOverrides(input, configSetOf(binding), stream, cluster);
       const updated = await writeTransaction(this.deps.db.prisma, async (tx) => {
         // Validated against this stream's maps: they must not have changed meanwhile.
+        await lockStream(tx, stream.id, "write");
         const live = await findStreamById(tx, stream.id);
         if (live?.generation !== stream.generation) throw new StaleRead();
         return changeBinding(tx, binding, "desired-changed", overrides, actor, this.names(cluster, stream));
@@ -123,6 +129,7 @@ export class BindingService {
     return retryOnStale(async () => {
       const { binding, stream, cluster } = await this.findBinding(key, { allowDeleting: true });
       const updated = await writeTransaction(this.deps.db.prisma, async (tx) => {
+        await lockStream(tx, stream.id, "write"); // the default may move to a sibling
         return changeBinding(tx, binding, "delete-requested", {}, actor, this.names(cluster, stream));
       });
       this.deps.wakeReconciler();

@@ -12,9 +12,11 @@ import {
 } from "@stream-registry/core";
 import {
   countBindings,
+  countChanges,
   countClusters,
   countStreams,
   listBindings,
+  listChanges,
   listClusters,
   listStreams,
   type BindingFilter,
@@ -107,17 +109,13 @@ export class Catalog {
     if (seq !== undefined && !(/^\d{1,19}$/.test(seq) && BigInt(seq) <= MAX_BIGINT))
       throw badCursor(args.after!);
     const after = seq === undefined ? undefined : BigInt(seq);
-    const rows = await this.deps.db.prisma.change.findMany({
-      where: after === undefined ? {} : { seq: { gt: after } },
-      orderBy: { seq: "asc" },
-      take: take + 1,
-    });
+    const { prisma } = this.deps.db;
     return page(
-      rows,
+      await listChanges(prisma, after, take + 1),
       take,
       after !== undefined,
       (c) => ({ seq: c.seq.toString() }),
-      () => this.deps.db.prisma.change.count(),
+      () => countChanges(prisma),
     );
   }
 }

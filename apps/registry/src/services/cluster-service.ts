@@ -10,6 +10,8 @@ import {
   deleteCluster,
   findClusterWithBindingCount,
   findClusterWithSomeStreams,
+  isUniqueViolation,
+  lockClusterByName,
   recordClusterHealth,
   updateCluster,
   writeTransaction,
@@ -33,7 +35,12 @@ export class ClusterService {
    * answer never confirms a guess; "********" where a query showed it keeps the stored secret.
    */
   declare(input: DeclareClusterInput, actor: Actor): Promise<{ cluster: Cluster; created: boolean }> {
-    return retryOnStale(() => this.declareOnce(input, actor));
+    return retryOnStale(() =>
+      this.declareOnce(input, actor).catch((error: unknown) => {
+        // Declared by another writer meanwhile: read it again, as an update.
+        throw isUniqueViolation(error) ? new StaleRead() : error;
+      }),
+    );
   }
 
   private async declareOnce(
@@ -52,6 +59,8 @@ export class ClusterService {
 
     const by = { actor, secrets: this.deps.providers.isSecret };
     const result = await writeTransaction(this.deps.db.prisma, async (tx) => {
+      // No binding is created on it meanwhile (that takes a share lock on the cluster).
+      await lockClusterByName(tx, input.name, "write");
       const existing = await findClusterWithBindingCount(tx, input.name);
       if (existing?.cluster.id !== before?.id || existing?.cluster.generation !== before?.generation) {
         throw new StaleRead();
@@ -87,6 +96,7 @@ export class ClusterService {
 
   async delete(name: string, { actor }: Actor): Promise<Cluster> {
     return writeTransaction(this.deps.db.prisma, async (tx) => {
+      await lockClusterByName(tx, name, "delete"); // no binding is created on it meanwhile
       const found = await findClusterWithSomeStreams(tx, name, 5);
       if (!found)
         throw new RegistryError(ErrorCode.NOT_FOUND, `cluster "${name}" does not exist`, ["input", "name"]);

@@ -15,6 +15,8 @@ import {
   findStreamWithBindings,
   isUniqueViolation,
   liveBindingVersions,
+  lockStream,
+  lockStreamByName,
   markStreamDeleting,
   updateStream,
   writeTransaction,
@@ -79,7 +81,9 @@ export class StreamService {
 
       const by = { actor, secrets: this.deps.providers.isSecret, fqnPrefix: fqnPrefix(this.deps.namespace) };
       const stream = await writeTransaction(this.deps.db.prisma, async (tx) => {
-        // The bindings validated must still be the ones to reconcile, at the same generations.
+        // The bindings validated must still be the ones to reconcile, at the same generations;
+        // binding writes take the stream's lock too, so none slips in before the update.
+        await lockStream(tx, current.id, "write");
         const live = await liveBindingVersions(tx, current.id);
         if (live.join() !== validated.join()) throw new StaleRead();
         const updated = await updateStream(tx, current, configs, by);
@@ -100,7 +104,16 @@ export class StreamService {
     cascade: boolean,
     { actor }: Actor,
   ): Promise<{ stream: Stream; deleted: boolean }> {
-    const result = await writeTransaction(this.deps.db.prisma, async (tx) => {
+    // Run again if a binding's generation moves under a cascade (its cluster's new config).
+    const result = await retryOnStale(() => this.deleteOnce(name, cascade, actor));
+    if (!result.deleted) this.deps.wakeReconciler();
+    return result;
+  }
+
+  private deleteOnce(name: string, cascade: boolean, actor: string) {
+    return writeTransaction(this.deps.db.prisma, async (tx) => {
+      // No binding is created, changed or removed meanwhile: they all take the stream's lock.
+      await lockStreamByName(tx, name, "delete");
       const found = await findStreamWithBindings(tx, name);
       if (!found) throw notFound(name);
       const { stream, bindings } = found;
@@ -117,7 +130,7 @@ export class StreamService {
         );
       }
       const deleting = await markStreamDeleting(tx, stream, actor);
-      for (const { cluster, ...binding } of bindings) {
+      for (const { cluster, ...binding } of bindings.sort((a, b) => (a.id < b.id ? -1 : 1))) {
         await changeBinding(tx, binding, "delete-requested", {}, actor, {
           namespace: this.deps.namespace,
           cluster: cluster.name,
@@ -127,8 +140,6 @@ export class StreamService {
       }
       return { stream: deleting, deleted: false };
     });
-    if (!result.deleted) this.deps.wakeReconciler();
-    return result;
   }
 
   /**

@@ -1,0 +1,74 @@
+import type { PrismaClient } from "./generated/prisma/client.ts";
+
+/** One entry of the change log as readers see it: numbered, in commit order. */
+export interface Change {
+  /** Position in the log: dense, and increasing in commit order. */
+  seq: bigint;
+  entityType: string;
+  entityKey: string;
+  action: string;
+  generation: number;
+  actor: string;
+  at: Date;
+  data: unknown;
+}
+
+/** Taken only by readers numbering the log; writers never wait on it. Prisma Migrate's is 72707369. */
+const NUMBERING_LOCK = 72707371;
+
+/**
+ * Numbered entries after `after`, oldest first, at most `limit`. Every entry committed before the
+ * call is numbered first, so a client reads its own writes.
+ */
+export async function listChanges(
+  prisma: PrismaClient,
+  after: bigint | undefined,
+  limit: number,
+): Promise<Change[]> {
+  await numberChanges(prisma);
+  const rows = await prisma.change.findMany({
+    where: { seq: after === undefined ? { not: null } : { gt: after } },
+    orderBy: { seq: "asc" },
+    take: limit,
+    select: CHANGE_COLUMNS,
+  });
+  return rows.map((row) => ({ ...row, seq: row.seq! }));
+}
+
+/** How many entries are numbered (what `listChanges` can return). */
+export function countChanges(prisma: PrismaClient): Promise<number> {
+  return prisma.change.count({ where: { seq: { not: null } } });
+}
+
+/**
+ * Numbers every committed entry that has no number yet, after the highest number given, in the
+ * order of their ids. Writers insert entries unnumbered, in parallel; an entry is seen here only
+ * once its transaction committed, and numbers are only ever given above those given before, so a
+ * reader paging by number never skips an entry that committed late nor sees one twice. Order is
+ * commit order where it matters: a writer that waited for another's row lock, or read what
+ * another committed, wrote its entries after that one committed, so they are seen in a later pass
+ * or in the same pass with higher ids. The lock makes passes take turns; it is taken in a
+ * statement of its own so that the numbering statement sees the numbers the previous pass gave.
+ */
+export async function numberChanges(prisma: PrismaClient): Promise<number> {
+  return prisma.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${NUMBERING_LOCK})`;
+    return tx.$executeRaw`
+      WITH ready AS (
+        SELECT id, row_number() OVER (ORDER BY id) AS n FROM change WHERE seq IS NULL
+      )
+      UPDATE change c SET seq = (SELECT coalesce(max(seq), 0) FROM change) + ready.n
+      FROM ready WHERE c.id = ready.id`;
+  });
+}
+
+const CHANGE_COLUMNS = {
+  seq: true,
+  entityType: true,
+  entityKey: true,
+  action: true,
+  generation: true,
+  actor: true,
+  at: true,
+  data: true,
+} as const;

@@ -1,0 +1,38 @@
+import type { Tx } from "./transaction.ts";
+
+/**
+ * Row locks for read-then-write rules, now that writers run in parallel (docs/architecture.md,
+ * "Writers in parallel"). A rule locks the rows it reads before reading them; the read that
+ * follows, a statement of its own, sees every write committed before the lock was granted.
+ * Locks are always taken in one order, clusters, then streams, then bindings (by id), so two
+ * writers never wait for each other in a circle.
+ *
+ * Modes, weakest first: "share" keeps the row as it is (no update, no delete) while letting other
+ * sharers in; "write" admits one writer of the row at a time (and no sharer) but does not block
+ * the key-share locks of foreign-key checks; "delete" is for a row about to be deleted.
+ */
+export type LockMode = "share" | "write" | "delete";
+
+const CLAUSE: Record<LockMode, string> = {
+  share: "FOR SHARE",
+  write: "FOR NO KEY UPDATE",
+  delete: "FOR UPDATE",
+};
+
+/** Locks the cluster named `name`, if there is one. */
+export async function lockClusterByName(tx: Tx, name: string, mode: LockMode): Promise<void> {
+  await tx.$queryRawUnsafe(`SELECT 1 FROM cluster WHERE name = $1 ${CLAUSE[mode]}`, name);
+}
+
+export async function lockCluster(tx: Tx, id: string, mode: LockMode): Promise<void> {
+  await tx.$queryRawUnsafe(`SELECT 1 FROM cluster WHERE id = $1::uuid ${CLAUSE[mode]}`, id);
+}
+
+/** Locks the stream named `name`, if there is one. */
+export async function lockStreamByName(tx: Tx, name: string, mode: LockMode): Promise<void> {
+  await tx.$queryRawUnsafe(`SELECT 1 FROM stream WHERE name = $1 ${CLAUSE[mode]}`, name);
+}
+
+export async function lockStream(tx: Tx, id: string, mode: LockMode): Promise<void> {
+  await tx.$queryRawUnsafe(`SELECT 1 FROM stream WHERE id = $1::uuid ${CLAUSE[mode]}`, id);
+}
