@@ -8,7 +8,7 @@ import {
 } from "@stream-registry/store";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "@stream-registry/testkit";
 
-// The observations the registry writes outside its write lock: binding observations and cluster health.
+// The observations the registry writes outside write transactions: binding observations and cluster health.
 describe.each(databaseKinds)("observation writes on %s", (kind) => {
   let testDatabase: TestDatabase | undefined;
   let db: Database | undefined;

@@ -8,7 +8,7 @@ export type HealthProbe =
   | { ok: false; error: string };
 
 /**
- * Records a probe of a cluster. Not under the write lock and not in the change log: health is an
+ * Records a probe of a cluster. Not in a write transaction and not in the change log: health is an
  * observation, refreshed every interval by whichever registry process probes. A failure keeps
  * `lastUpAt`; a success keeps the last error, so both tell a recent story. A cluster deleted
  * meanwhile is ignored (the foreign key would refuse the row).

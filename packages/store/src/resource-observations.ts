@@ -10,7 +10,7 @@ export interface ObservationReport {
 /**
  * Stores what the provider saw of a resource at `observedAt`, unless a newer observation is stored
  * already: a resync that started before a reconcile finished must not overwrite what that
- * reconcile saw. Not under the write lock and not in the change log: it is an observation.
+ * reconcile saw. Not in a write transaction and not in the change log: it is an observation.
  */
 export async function saveResourceObservation(
   db: Db,

@@ -8,7 +8,7 @@ export class StaleRead extends Error {
 
 /**
  * Runs an operation that reads outside its write transaction (validation may call a provider,
- * which must not happen while holding the write lock) and re-checks what it read when it writes.
+ * which must not happen inside a write transaction, holding row locks) and re-checks what it read when it writes.
  */
 export async function retryOnStale<T>(operation: () => Promise<T>, attempts = 5): Promise<T> {
   for (let attempt = 1; ; attempt++) {
