@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { databaseKinds, seedWidgetsStream } from "@stream-registry/testkit";
+import { databaseKinds, mutate, seed, seedWidgetsStream } from "@stream-registry/testkit";
 import { eventually, useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
 import {
   BINDING,
-  CREATE_BINDING,
-  CREATE_STREAM,
   DECLARE_CLUSTER,
   DELETE_BINDING,
   DELETE_STREAM,
@@ -40,40 +38,29 @@ describe.each(databaseKinds)("registry API on %s", (kind) => {
   it("runs the seed's stream and binding walkthrough", async () => {
     const r = registry();
     for (const name of ["cluster001", "cluster002"]) {
-      const { declareCluster } = await r.query<{
-        declareCluster: { created: boolean; userErrors: UserErrorView[] };
-      }>(DECLARE_CLUSTER, { input: { name } });
-      expect(declareCluster).toMatchObject({ created: true, userErrors: [] });
+      expect(await mutate(r, DECLARE_CLUSTER, { input: { name } })).toMatchObject({ created: true });
     }
-    const created = await r.query<{
-      createStream: { stream: { generation: number }; userErrors: UserErrorView[] };
-    }>(CREATE_STREAM, {
-      input: {
-        name: "widgets_v0",
-        config: widgetsConfig,
-        producerConfig: clientConfig,
-        consumerConfig: clientConfig,
-      },
+    const created = await seed(r).stream({
+      name: "widgets_v0",
+      config: widgetsConfig,
+      producerConfig: clientConfig,
+      consumerConfig: clientConfig,
     });
-    expect(created.createStream).toMatchObject({ stream: { generation: 1 }, userErrors: [] });
+    expect(created.generation).toBe(1);
 
-    const first = await r.query<{ createBinding: { binding: BindingView } }>(CREATE_BINDING, {
-      input: { stream: "widgets_v0", cluster: "cluster001" },
-    });
+    const first = await seed(r).binding({ stream: "widgets_v0", cluster: "cluster001" });
     // Async API: the mutation returns at once with PENDING.
-    expect(first.createBinding.binding).toMatchObject({
+    expect(first).toMatchObject({
       fqn: "/cluster001/widgets_v0",
       isDefault: true,
       status: { phase: "PENDING", generation: 1, observedGeneration: null },
     });
-    await r.query(CREATE_BINDING, {
-      input: {
-        stream: "widgets_v0",
-        cluster: "cluster002",
-        config: { "apache.kafka": { partitions: 20 } },
-        producerConfig: { "apache.kafka": { acks: "1" } },
-        consumerConfig: { "apache.kafka": { "max.poll.records": 100 } },
-      },
+    await seed(r).binding({
+      stream: "widgets_v0",
+      cluster: "cluster002",
+      config: { "apache.kafka": { partitions: 20 } },
+      producerConfig: { "apache.kafka": { acks: "1" } },
+      consumerConfig: { "apache.kafka": { "max.poll.records": 100 } },
     });
     await waitOnline(r, "widgets_v0", "cluster001", 1);
     await waitOnline(r, "widgets_v0", "cluster002", 1);
@@ -111,48 +98,42 @@ describe.each(databaseKinds)("registry API on %s", (kind) => {
 
   it("re-realizes every binding when the stream changes, and skips no-op updates", async () => {
     const r = registry();
-    await r.query(DECLARE_CLUSTER, { input: { name: "upd-c1" } });
-    await r.query(CREATE_STREAM, { input: { name: "upd_s", config: { "acme.kafka": { team: "a" } } } });
-    await r.query(CREATE_BINDING, { input: { stream: "upd_s", cluster: "upd-c1" } });
+    const cluster = await seed(r).cluster({ name: "upd-c1" });
+    const stream = await seed(r).stream({ name: "upd_s", config: { "acme.kafka": { team: "a" } } });
+    await seed(r).binding({ stream, cluster });
     await waitOnline(r, "upd_s", "upd-c1", 1);
 
-    const updated = await r.query<{ updateStream: { stream: { generation: number; config: unknown } } }>(
+    const update = { input: { name: "upd_s", config: { "acme.kafka": { team: "b" } } } };
+    const updated = await mutate<{ stream: { generation: number; config: unknown } }>(
+      r,
       UPDATE_STREAM,
-      {
-        input: { name: "upd_s", config: { "acme.kafka": { team: "b" } } },
-      },
+      update,
     );
-    expect(updated.updateStream.stream).toEqual(
+    expect(updated.stream).toEqual(
       expect.objectContaining({ generation: 2, config: { "acme.kafka": { team: "b" } } }),
     );
     await waitOnline(r, "upd_s", "upd-c1", 2);
 
-    const again = await r.query<{ updateStream: { stream: { generation: number } } }>(UPDATE_STREAM, {
-      input: { name: "upd_s", config: { "acme.kafka": { team: "b" } } },
-    });
-    expect(again.updateStream.stream.generation).toBe(2);
+    const again = await mutate<{ stream: { generation: number } }>(r, UPDATE_STREAM, update);
+    expect(again.stream.generation).toBe(2);
 
-    const binding = await r.query<{ updateBinding: { binding: BindingView & { config: unknown } } }>(
-      UPDATE_BINDING,
-      {
-        input: { stream: "upd_s", cluster: "upd-c1", config: { "acme.kafka": { team: "c" } } },
-      },
-    );
-    expect(binding.updateBinding.binding.status).toMatchObject({ phase: "PENDING", generation: 3 });
+    const { binding } = await mutate<{ binding: BindingView }>(r, UPDATE_BINDING, {
+      input: { stream: "upd_s", cluster: "upd-c1", config: { "acme.kafka": { team: "c" } } },
+    });
+    expect(binding.status).toMatchObject({ phase: "PENDING", generation: 3 });
     await waitOnline(r, "upd_s", "upd-c1", 3);
   });
 
   it("deletes bindings asynchronously and hands the default to the next binding", async () => {
     const r = registry();
-    for (const name of ["del-c1", "del-c2"]) await r.query(DECLARE_CLUSTER, { input: { name } });
-    await r.query(CREATE_STREAM, { input: { name: "del_s" } });
-    await r.query(CREATE_BINDING, { input: { stream: "del_s", cluster: "del-c1" } });
-    await r.query(CREATE_BINDING, { input: { stream: "del_s", cluster: "del-c2" } });
+    const stream = await seed(r).stream({ name: "del_s" });
+    for (const name of ["del-c1", "del-c2"])
+      await seed(r).binding({ stream, cluster: await seed(r).cluster({ name }) });
 
-    const deleted = await r.query<{ deleteBinding: { binding: BindingView } }>(DELETE_BINDING, {
+    const deleted = await mutate<{ binding: BindingView }>(r, DELETE_BINDING, {
       input: { stream: "del_s", cluster: "del-c1" },
     });
-    expect(deleted.deleteBinding.binding.status.phase).toBe("DELETING");
+    expect(deleted.binding.status.phase).toBe("DELETING");
     // The default moves at once: clients naming no cluster must not be sent to one being torn down.
     const during = await r.query<{ stream: { defaultBinding: { cluster: { name: string } } } }>(
       `{ stream(name: "del_s") { defaultBinding { cluster { name } } } }`,
@@ -178,9 +159,10 @@ describe.each(databaseKinds)("registry API on %s", (kind) => {
 
   it("refuses to delete a stream with bindings unless asked to cascade", async () => {
     const r = registry();
-    await r.query(DECLARE_CLUSTER, { input: { name: "cas-c1" } });
-    await r.query(CREATE_STREAM, { input: { name: "cas_s" } });
-    await r.query(CREATE_BINDING, { input: { stream: "cas_s", cluster: "cas-c1" } });
+    await seed(r).binding({
+      stream: await seed(r).stream({ name: "cas_s" }),
+      cluster: await seed(r).cluster({ name: "cas-c1" }),
+    });
 
     const refused = await r.query<{ deleteStream: { deleted: boolean | null; userErrors: UserErrorView[] } }>(
       DELETE_STREAM,
@@ -196,13 +178,8 @@ describe.each(databaseKinds)("registry API on %s", (kind) => {
       }),
     ]);
 
-    const cascade = await r.query<{ deleteStream: { deleted: boolean; stream: { deleting: boolean } } }>(
-      DELETE_STREAM,
-      {
-        input: { name: "cas_s", cascade: true },
-      },
-    );
-    expect(cascade.deleteStream).toMatchObject({ deleted: false, stream: { deleting: true } });
+    const cascade = await mutate(r, DELETE_STREAM, { input: { name: "cas_s", cascade: true } });
+    expect(cascade).toMatchObject({ deleted: false, stream: { deleting: true } });
     await eventually(async () => {
       const { stream } = await r.query<{ stream: unknown }>(`{ stream(name: "cas_s") { name } }`);
       return stream === null ? true : undefined;
@@ -211,25 +188,20 @@ describe.each(databaseKinds)("registry API on %s", (kind) => {
 
   it("never returns secrets, and records every change with its actor in order", async () => {
     const r = registry();
-    const { declareCluster } = await r.query<{ declareCluster: { cluster: { config: unknown } } }>(
-      DECLARE_CLUSTER,
-      {
-        input: {
-          name: "sec-c1",
-          config: {
-            // Keys the built-in kafka provider knows: it validates "apache.kafka" wherever it appears.
-            "apache.kafka": {
-              "bootstrap.servers": "b:9092",
-              "security.protocol": "SASL_SSL",
-              "sasl.mechanism": "PLAIN",
-              "sasl.username": "registry",
-              "sasl.password": "pw",
-            },
-            "acme.vault": { "sasl.jaas.config": "secret-jaas" },
-          },
+    const cluster = await seed(r).cluster({
+      name: "sec-c1",
+      config: {
+        // Keys the built-in kafka provider knows: it validates "apache.kafka" wherever it appears.
+        "apache.kafka": {
+          "bootstrap.servers": "b:9092",
+          "security.protocol": "SASL_SSL",
+          "sasl.mechanism": "PLAIN",
+          "sasl.username": "registry",
+          "sasl.password": "pw",
         },
+        "acme.vault": { "sasl.jaas.config": "secret-jaas" },
       },
-    );
+    });
     const redacted = {
       "apache.kafka": {
         "bootstrap.servers": "b:9092",
@@ -240,7 +212,7 @@ describe.each(databaseKinds)("registry API on %s", (kind) => {
       },
       "acme.vault": { "sasl.jaas.config": "********" },
     };
-    expect(declareCluster.cluster.config).toEqual(redacted);
+    expect(cluster.config).toEqual(redacted);
 
     const { changes } = await r.query<{
       changes: { nodes: { seq: string; entityType: string; entityKey: string; action: string }[] };

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { databaseKinds } from "@stream-registry/testkit";
+import { databaseKinds, seed } from "@stream-registry/testkit";
 import { useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
-import { CREATE_BINDING, CREATE_STREAM, DECLARE_CLUSTER } from "./support/operations.ts";
 
 const STREAM_PAGE = `query($first: Int, $after: String, $filter: StreamFilter) {
   streams(first: $first, after: $after, filter: $filter) {
@@ -20,15 +19,15 @@ interface StreamPage {
 
 const teams = ["widgets", "gadgets", "gizmos"];
 
-async function seed(r: TestRegistry, count: number): Promise<void> {
-  for (const name of ["page-c1", "page-c2"]) await r.query(DECLARE_CLUSTER, { input: { name } });
+async function seedStreams(r: TestRegistry, count: number): Promise<void> {
+  const [c1, c2] = [await seed(r).cluster({ name: "page-c1" }), await seed(r).cluster({ name: "page-c2" })];
   for (let i = 0; i < count; i++) {
-    const name = `page_${String(i).padStart(3, "0")}`;
-    await r.query(CREATE_STREAM, {
-      input: { name, config: { "acme.kafka": { team: teams[i % 3]!, tier: i % 2 } } },
+    const stream = await seed(r).stream({
+      name: `page_${String(i).padStart(3, "0")}`,
+      config: { "acme.kafka": { team: teams[i % 3]!, tier: i % 2 } },
     });
-    await r.query(CREATE_BINDING, { input: { stream: name, cluster: "page-c1" } });
-    if (i % 2 === 0) await r.query(CREATE_BINDING, { input: { stream: name, cluster: "page-c2" } });
+    await seed(r).binding({ stream, cluster: c1 });
+    if (i % 2 === 0) await seed(r).binding({ stream, cluster: c2 });
   }
 }
 
@@ -48,7 +47,7 @@ async function countQueries(r: TestRegistry, work: () => Promise<unknown>): Prom
 
 describe.each(databaseKinds)("pagination and filters on %s", (kind) => {
   const registry = useTestRegistry(kind, { RECONCILER_ENABLED: "false" });
-  beforeAll(() => seed(registry(), 120));
+  beforeAll(() => seedStreams(registry(), 120));
 
   it("pages through every stream once, in name order, with stable cursors", async () => {
     const r = registry();
@@ -143,7 +142,7 @@ describe.each(databaseKinds)("pagination and filters on %s", (kind) => {
 
   it("lists clusters as a connection filtered by provider", async () => {
     const r = registry();
-    await r.query(DECLARE_CLUSTER, { input: { name: "page-t1", provider: "test" } });
+    await seed(r).cluster({ name: "page-t1", provider: "test" });
     const data = await r.query<{ clusters: { totalCount: number; nodes: { name: string }[] } }>(
       `{ clusters(filter: { provider: "test" }) { totalCount nodes { name } } }`,
     );

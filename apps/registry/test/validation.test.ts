@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { databaseKinds } from "@stream-registry/testkit";
+import { databaseKinds, seed } from "@stream-registry/testkit";
 import { useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
 import {
   CREATE_BINDING,
@@ -61,10 +61,8 @@ describe.each(databaseKinds)("bad input on %s", (kind) => {
   });
 
   it("accepts a 249-character name", async () => {
-    const { createStream } = await registry().query<{ createStream: Payload }>(CREATE_STREAM, {
-      input: { name: "y".repeat(249) },
-    });
-    expect(createStream.userErrors).toEqual([]);
+    const name = "y".repeat(249);
+    expect(await seed(registry()).stream({ name })).toMatchObject({ name });
   });
 
   it.each([
@@ -112,8 +110,8 @@ describe.each(databaseKinds)("bad input on %s", (kind) => {
 
   it("refuses duplicates, unknown references and updates of missing objects", async () => {
     const r = registry();
-    await r.query(DECLARE_CLUSTER, { input: { name: "ref-c1" } });
-    await r.query(CREATE_STREAM, { input: { name: "ref_s" } });
+    const cluster = await seed(r).cluster({ name: "ref-c1" });
+    const stream = await seed(r).stream({ name: "ref_s" });
     expect(await expectRefused(r, CREATE_STREAM, { name: "ref_s" })).toEqual([
       expect.objectContaining({ code: "ALREADY_EXISTS", field: ["input", "name"] }),
     ]);
@@ -133,7 +131,7 @@ describe.each(databaseKinds)("bad input on %s", (kind) => {
     );
     expect((await expectRefused(r, DELETE_CLUSTER, { name: "nope" }))[0]?.code).toBe("NOT_FOUND");
 
-    await r.query(CREATE_BINDING, { input: { stream: "ref_s", cluster: "ref-c1" } });
+    await seed(r).binding({ stream, cluster });
     expect(await expectRefused(r, CREATE_BINDING, { stream: "ref_s", cluster: "ref-c1" })).toEqual([
       expect.objectContaining({ code: "ALREADY_EXISTS", field: ["input", "cluster"] }),
     ]);
@@ -144,12 +142,12 @@ describe.each(databaseKinds)("bad input on %s", (kind) => {
 
   it("passes the provider's refusal back with the offending field, changing nothing", async () => {
     const r = registry();
-    await r.query(DECLARE_CLUSTER, {
-      input: { name: "small", provider: "test", config: { "test.provider": { maxPartitions: 3 } } },
+    await seed(r).cluster({
+      name: "small",
+      provider: "test",
+      config: { "test.provider": { maxPartitions: 3 } },
     });
-    await r.query(CREATE_STREAM, {
-      input: { name: "big_s", config: { "test.provider": { partitions: 12 } } },
-    });
+    await seed(r).stream({ name: "big_s", config: { "test.provider": { partitions: 12 } } });
     expect(await expectRefused(r, CREATE_BINDING, { stream: "big_s", cluster: "small" })).toEqual([
       expect.objectContaining({
         code: "PROVIDER_REJECTED",
@@ -185,12 +183,11 @@ describe.each(databaseKinds)("bad input on %s", (kind) => {
 
   it("makes exactly one of several concurrent first bindings the default", async () => {
     const r = registry();
-    const clusters = ["race-c1", "race-c2", "race-c3", "race-c4"];
-    for (const name of clusters) await r.query(DECLARE_CLUSTER, { input: { name } });
-    await r.query(CREATE_STREAM, { input: { name: "race_b" } });
-    await Promise.all(
-      clusters.map((cluster) => r.query(CREATE_BINDING, { input: { stream: "race_b", cluster } })),
-    );
+    const clusters = [];
+    for (const name of ["race-c1", "race-c2", "race-c3", "race-c4"])
+      clusters.push(await seed(r).cluster({ name }));
+    const raced = await seed(r).stream({ name: "race_b" });
+    await Promise.all(clusters.map((cluster) => seed(r).binding({ stream: raced, cluster })));
     const { stream } = await r.query<{ stream: { bindings: { isDefault: boolean }[] } }>(
       `{ stream(name: "race_b") { bindings { isDefault } } }`,
     );
