@@ -88,7 +88,7 @@ describe.each(databaseKinds)("the reconcile kernel on %s", (databaseKind) => {
     const statusEntries = (name: string) =>
       db().prisma.change.findMany({
         where: { entityType: subject.kind, entityKey: { endsWith: name }, action: "status" },
-        orderBy: { seq: "asc" },
+        orderBy: { id: "asc" }, // insertion order; seq is given when the log is read
       });
 
     it("realizes a resource: ONLINE with its observed generation, its observation stored, its job done", async () => {
