@@ -107,7 +107,7 @@ describe("the README, as a new user runs it", () => {
       await started.exited;
       await rm(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // a registry of its own to start and stop
 
   it("tells in srctl's help how WITH CONFIG updates maps and what DECLARE CLUSTER keeps", async () => {
     const help = await runSrctl(["--help"]);
