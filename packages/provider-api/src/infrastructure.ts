@@ -50,6 +50,9 @@ export interface BindingRequest {
   consumerConfig: ConfigMaps;
 }
 
+/** One request's outcome in a batch: what its own call would have returned, or thrown. */
+export type BatchOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
 /**
  * The seed's StreamInfrastructureManager: validates clusters and streams and realizes bindings.
  * Every method is idempotent: the reconciler may call it again after a crash or a retry.
@@ -81,6 +84,16 @@ export interface StreamInfrastructureManager {
   ): Promise<void>;
   /** Creates the binding in the underlying platform; adopting an identical existing one is success. */
   createStreamBinding(request: BindingRequest, context: OperationContext): Promise<BindingObservation | void>;
+  /**
+   * Optional: creates many bindings of one cluster with one request to the platform (for Kafka, one
+   * CreateTopics). Each outcome, in the order of `requests`, is what `createStreamBinding` would
+   * have given for that request alone: a refusal of one fails only that one. A failure of the
+   * whole call (the cluster unreachable) is thrown. Providers without it get one call each.
+   */
+  createStreamBindings?(
+    requests: readonly BindingRequest[],
+    context: OperationContext,
+  ): Promise<BatchOutcome<BindingObservation | void>[]>;
   /** Brings an existing binding to the given config maps. */
   updateStreamBinding(request: BindingRequest, context: OperationContext): Promise<BindingObservation | void>;
   /**

@@ -3,6 +3,7 @@ import {
   configRejected,
   InfrastructureError,
   ResourceConflictError,
+  type BatchOutcome,
   type BindingObservation,
   type BindingRequest,
   type ClusterProbe,
@@ -15,9 +16,12 @@ import type { Admin } from "kafkajs";
 import { desiredTopicOf, KAFKA_MAP, type DesiredTopic } from "./config/config-maps.ts";
 import type { KafkaConnections, OffsetsReader } from "./connection/kafka-connections.ts";
 import { isOutage, resolveSettings, type ResolvedCluster } from "./connection/kafka-connections.ts";
+import { toInfrastructureError } from "./errors/kafka-errors.ts";
 import {
   countRecords,
+  createdTopic,
   createTopic,
+  createTopics,
   deleteTopic,
   describeTopic,
   growPartitions,
@@ -92,6 +96,17 @@ export function createKafkaInfrastructure(connections: KafkaConnections) {
   ): Promise<BindingObservation> {
     const created = await createTopic(admin, name, desired, cluster.settings.requestTimeoutMs);
     if (created) return observe(offsets, created, "created");
+    return adopt(admin, offsets, cluster, name, desired);
+  }
+
+  /** A topic of that name exists: adopted if it has the desired settings, refused otherwise. */
+  async function adopt(
+    admin: Admin,
+    offsets: OffsetsReader,
+    cluster: ResolvedCluster,
+    name: string,
+    desired: DesiredTopic,
+  ): Promise<BindingObservation> {
     const existing = await describeTopic(admin, name);
     if (!existing) {
       throw new InfrastructureError(
@@ -178,6 +193,70 @@ export function createKafkaInfrastructure(connections: KafkaConnections) {
       return connections.withAdmin(cluster, context, `create topic "${name}"`, (admin, offsets) =>
         createOrAdopt(admin, offsets, cluster, name, desired),
       );
+    },
+
+    /**
+     * One CreateTopics request for all the topics (their desired configs checked first, each on
+     * its own); then, topic by topic, what createStreamBinding does after its create: wait for the
+     * new topic's leaders and observe it, or adopt the existing one, or report its refusal.
+     */
+    async createStreamBindings(
+      requests: readonly BindingRequest[],
+      context: OperationContext,
+    ): Promise<BatchOutcome<BindingObservation>[]> {
+      const first = requests[0];
+      if (!first) return [];
+      if (requests.some((request) => request.cluster.name !== first.cluster.name)) {
+        throw new Error("createStreamBindings: every request must name the same cluster");
+      }
+      const cluster = connections.resolve(first.cluster);
+      const outcomes: BatchOutcome<BindingObservation>[] = [];
+      const topics: { index: number; name: string; desired: DesiredTopic }[] = [];
+      requests.forEach((request, index) => {
+        try {
+          topics.push({
+            index,
+            name: request.streamName,
+            desired: desiredTopic(request.streamName, request.configMaps),
+          });
+        } catch (error) {
+          outcomes[index] = { ok: false, error };
+        }
+      });
+      if (topics.length === 0) return outcomes;
+      const { requestTimeoutMs } = cluster.settings;
+      await connections.withAdmin(
+        cluster,
+        context,
+        `create ${topics.length} topic(s)`,
+        async (admin, offsets) => {
+          const { existing, refused } = await createTopics(admin, topics, requestTimeoutMs);
+          await Promise.all(
+            topics.map(async ({ index, name, desired }) => {
+              const action = `create topic "${name}"`;
+              try {
+                if (refused.has(name)) throw refused.get(name);
+                const value = !existing.has(name)
+                  ? await observe(
+                      offsets,
+                      await createdTopic(admin, name, desired, requestTimeoutMs),
+                      "created",
+                    )
+                  : await adopt(admin, offsets, cluster, name, desired);
+                outcomes[index] = { ok: true, value };
+              } catch (error) {
+                const mapped = toInfrastructureError(error, {
+                  action,
+                  cluster: cluster.label,
+                  brokers: cluster.settings.brokers,
+                });
+                outcomes[index] = { ok: false, error: mapped };
+              }
+            }),
+          );
+        },
+      );
+      return outcomes;
     },
 
     async updateStreamBinding(

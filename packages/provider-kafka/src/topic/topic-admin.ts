@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { InfrastructureError } from "@stream-registry/provider-api";
 import type { Admin, PartitionMetadata } from "kafkajs";
-import { ConfigResourceTypes, ConfigSource } from "../kafkajs.ts";
+import { ConfigResourceTypes, ConfigSource, KafkaJSAggregateError } from "../kafkajs.ts";
 import type { OffsetsReader } from "../connection/kafka-connections.ts";
 import { isConnectionError, kafkaErrorType } from "../errors/kafka-errors.ts";
 import type { ActualTopic, DesiredTopic } from "./topic-state.ts";
@@ -57,9 +57,26 @@ export async function createTopic(
   desired: DesiredTopic,
   timeoutMs: number,
 ): Promise<ActualTopic | null> {
-  const created = await admin.createTopics({
-    topics: [
-      {
+  const { existing, refused } = await createTopics(admin, [{ name, desired }], timeoutMs);
+  if (refused.has(name)) throw refused.get(name);
+  return existing.has(name) ? null : createdTopic(admin, name, desired, timeoutMs);
+}
+
+/**
+ * Sends one CreateTopics request for all of `topics` and does not wait for leaders. Says which
+ * topics existed already and the error of each the broker refused, by name; the others were
+ * created. A failure of the whole request (the cluster unreachable) is thrown.
+ */
+export async function createTopics(
+  admin: Admin,
+  topics: readonly { name: string; desired: DesiredTopic }[],
+  timeoutMs: number,
+): Promise<{ existing: Set<string>; refused: Map<string, unknown> }> {
+  const existing = new Set<string>();
+  const refused = new Map<string, unknown>();
+  try {
+    const created = await admin.createTopics({
+      topics: topics.map(({ name, desired }) => ({
         topic: name,
         // -1 leaves the choice to the broker's num.partitions / default.replication.factor.
         numPartitions: desired.partitions ?? -1,
@@ -68,12 +85,33 @@ export async function createTopic(
           name: configName,
           value,
         })),
-      },
-    ],
-    waitForLeaders: false,
-    timeout: timeoutMs,
-  });
-  if (!created) return null;
+      })),
+      waitForLeaders: false,
+      timeout: timeoutMs,
+    });
+    // false: every topic exists already (kafkajs folds that answer into a boolean).
+    if (!created) for (const { name } of topics) existing.add(name);
+  } catch (error) {
+    const perTopic = error instanceof KafkaJSAggregateError ? error.errors : [];
+    const named = perTopic.filter(
+      (e): e is Error & { topic: string } => typeof (e as { topic?: unknown }).topic === "string",
+    );
+    if (named.length === 0 || named.length !== perTopic.length) throw error;
+    for (const topicError of named) {
+      if (kafkaErrorType(topicError) === "TOPIC_ALREADY_EXISTS") existing.add(topicError.topic);
+      else refused.set(topicError.topic, topicError);
+    }
+  }
+  return { existing, refused };
+}
+
+/** A topic this registry just created: once each partition has a leader, as it was asked for. */
+export async function createdTopic(
+  admin: Admin,
+  name: string,
+  desired: DesiredTopic,
+  timeoutMs: number,
+): Promise<ActualTopic> {
   const partitions = await waitForLeaders(admin, name, desired.partitions ?? 1, timeoutMs);
   if (partitions) {
     // The broker took exactly these overrides with the create; reading them back would cost a

@@ -1,0 +1,99 @@
+import {
+  isPermanentProviderError,
+  isProviderError,
+  isResourceConflictError,
+  type ClusterTarget,
+} from "@stream-registry/provider-api";
+import { useSharedKafkaClusters } from "@stream-registry/testkit/vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  bindingRequest,
+  clusterTarget,
+  context,
+  countingProvider,
+  inspectTopic,
+  ownAdmin,
+  topicName,
+} from "./support/kafka-targets.ts";
+
+const kafka = useSharedKafkaClusters();
+const { provider } = countingProvider();
+const infra = provider.infrastructure;
+let cluster: ClusterTarget;
+
+beforeAll(() => {
+  cluster = clusterTarget(kafka.at(0).bootstrapServers, "kafka-batch");
+});
+afterAll(() => provider.close());
+
+const maps = (partitions: number, extra: Record<string, string | number> = {}) => ({
+  "apache.kafka": { partitions, replication: 1, ...extra },
+});
+
+describe("createStreamBindings", () => {
+  it("creates many topics in one request, each outcome its own: a refusal fails only that topic", async () => {
+    const created = Array.from({ length: 20 }, (_, i) => topicName(`batch${i}`));
+    const [conflicting, adopted, tooManyReplicas, invalid] = ["conflict", "adopt", "replicas", "invalid"].map(
+      topicName,
+    ) as [string, string, string, string];
+    await using admin = await ownAdmin(kafka.at(0).bootstrapServers);
+    await admin.createTopics({
+      topics: [
+        { topic: conflicting, numPartitions: 5, replicationFactor: 1 },
+        { topic: adopted, numPartitions: 2, replicationFactor: 1 },
+      ],
+      waitForLeaders: true,
+    });
+
+    const outcomes = await infra.createStreamBindings(
+      [
+        ...created.map((name, i) => bindingRequest(name, cluster, maps(1 + (i % 3)))),
+        bindingRequest(conflicting, cluster, maps(2)),
+        bindingRequest(adopted, cluster, maps(2)),
+        // One broker: the broker refuses a replication factor of 3 for this topic alone.
+        bindingRequest(tooManyReplicas, cluster, { "apache.kafka": { partitions: 1, replication: 3 } }),
+        bindingRequest(invalid, cluster, maps(0)),
+      ],
+      context(),
+    );
+
+    expect(outcomes).toHaveLength(24);
+    for (const [i, name] of created.entries()) {
+      expect(outcomes[i]).toEqual({
+        ok: true,
+        value: expect.objectContaining({ message: expect.stringContaining(`created topic "${name}"`) }),
+      });
+      expect((await inspectTopic(admin, name)).partitions).toBe(1 + (i % 3));
+    }
+    const [conflict, adoption, replicas, refused] = outcomes.slice(20);
+    expect(conflict).toMatchObject({ ok: false });
+    expect(isResourceConflictError(!conflict!.ok && conflict!.error)).toBe(true);
+    expect(adoption).toEqual({
+      ok: true,
+      value: expect.objectContaining({ message: expect.stringContaining("adopted existing") }),
+    });
+    expect(replicas!.ok).toBe(false);
+    const replicasError = !replicas!.ok ? replicas!.error : undefined;
+    expect(isProviderError(replicasError)).toBe(true);
+    expect((replicasError as Error).message).toMatch(
+      new RegExp(`create topic "${tooManyReplicas}".*INVALID_REPLICATION_FACTOR|replication`, "s"),
+    );
+    expect(refused!.ok).toBe(false);
+    expect(isPermanentProviderError(!refused!.ok && refused!.error)).toBe(true);
+    const { topics } = await admin.fetchTopicMetadata({ topics: [] });
+    const names = new Set(topics.map((topic) => topic.name));
+    expect(names.has(tooManyReplicas)).toBe(false);
+    expect(names.has(invalid)).toBe(false);
+  });
+
+  it("throws when the cluster cannot be reached, for the whole batch", async () => {
+    const unreachable = clusterTarget("127.0.0.1:1", "kafka-nowhere", {
+      "socket.connection.setup.timeout.ms": 300,
+    });
+    const call = infra.createStreamBindings(
+      [bindingRequest(topicName("nowhere"), unreachable, maps(1))],
+      context(),
+    );
+    await expect(call).rejects.toSatisfy((error) => isProviderError(error) && error.retriable);
+  });
+});
