@@ -1,16 +1,10 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { isPermanentProviderError, ProviderError } from "@stream-registry/provider-api";
+import { seed } from "@stream-registry/testkit";
 import { createAttempts } from "./fixtures/bundled-provider/index.ts";
 import { InfrastructureError as VendoredError } from "./fixtures/bundled-provider/vendored-provider-api.ts";
-import {
-  BINDING,
-  CREATE_BINDING,
-  CREATE_STREAM,
-  DECLARE_CLUSTER,
-  type BindingView,
-  type UserErrorView,
-} from "./support/operations.ts";
+import { BINDING, CREATE_BINDING, type BindingView, type UserErrorView } from "./support/operations.ts";
 import { eventually, useTestRegistry } from "./support/test-registry.ts";
 
 const bundledModule = fileURLToPath(new URL("./fixtures/bundled-provider/index.ts", import.meta.url));
@@ -28,9 +22,10 @@ describe("a provider bundling its own copy of provider-api", () => {
 
   it("has its permanent errors make the binding FAILED after one attempt, not retried forever", async () => {
     const r = registry();
-    await r.query(DECLARE_CLUSTER, { input: { name: "vendored", provider: "bundled" } });
-    await r.query(CREATE_STREAM, { input: { name: "refused_1" } });
-    await r.query(CREATE_BINDING, { input: { stream: "refused_1", cluster: "vendored" } });
+    await seed(r).binding({
+      stream: await seed(r).stream({ name: "refused_1" }),
+      cluster: await seed(r).cluster({ name: "vendored", provider: "bundled" }),
+    });
     const failed = await eventually(
       async () => {
         const { binding } = await r.query<{ binding: BindingView }>(BINDING, {
@@ -50,8 +45,8 @@ describe("a provider bundling its own copy of provider-api", () => {
 
   it("has its validation refusals reported as PROVIDER_REJECTED on the field, not as an outage", async () => {
     const r = registry();
-    await r.query(DECLARE_CLUSTER, { input: { name: "vendored2", provider: "bundled" } });
-    await r.query(CREATE_STREAM, { input: { name: "big_1" } });
+    await seed(r).cluster({ name: "vendored2", provider: "bundled" });
+    await seed(r).stream({ name: "big_1" });
     const { createBinding } = await r.query<{ createBinding: { userErrors: UserErrorView[] } }>(
       CREATE_BINDING,
       { input: { stream: "big_1", cluster: "vendored2", config: { "bundled.provider": { tooBig: true } } } },

@@ -1,14 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { databaseKinds } from "@stream-registry/testkit";
+import { databaseKinds, seed } from "@stream-registry/testkit";
 import { healthView } from "../src/health/cluster-health.ts";
 import { testPlatform } from "./fixtures/test-platform.ts";
-import {
-  BINDING,
-  CREATE_BINDING,
-  CREATE_STREAM,
-  DECLARE_CLUSTER,
-  type BindingView,
-} from "./support/operations.ts";
+import { BINDING, type BindingView } from "./support/operations.ts";
 import { eventually, useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
 
 const CLUSTER_HEALTH = `query($name: String!) { cluster(name: $name) {
@@ -48,7 +42,7 @@ describe.each(databaseKinds)("cluster health on %s", (kind) => {
 
   it("is UP for a registry-only cluster from the declaration on, and probed again periodically", async () => {
     const r = registry();
-    await r.query(DECLARE_CLUSTER, { input: { name: `up_${kind}` } });
+    await seed(r).cluster({ name: `up_${kind}` });
     const first = await health(r, `up_${kind}`);
     expect(first).toMatchObject({ status: "UP", latencyMs: 0, lastError: null, lastErrorAt: null });
     expect(first.lastUpAt).toBe(first.checkedAt);
@@ -64,7 +58,7 @@ describe.each(databaseKinds)("cluster health on %s", (kind) => {
   it("turns DOWN with the provider's error during an outage, and UP again after it", async () => {
     const r = registry();
     const name = `outage_${kind}`;
-    await r.query(DECLARE_CLUSTER, { input: { name, provider: "test", config: { "test.provider": {} } } });
+    await seed(r).cluster({ name, provider: "test", config: { "test.provider": {} } });
     const declared = await health(r, name);
     expect(declared).toMatchObject({ status: "UP", latencyMs: 1, brokerCount: 1 });
 
@@ -85,15 +79,12 @@ describe.each(databaseKinds)("cluster health on %s", (kind) => {
   it("accepts a binding on a cluster that is down, and realizes it once the cluster is back", async () => {
     const r = registry();
     const [name, stream] = [`deferred_${kind}`, `deferred_s_${kind}`];
-    await r.query(DECLARE_CLUSTER, { input: { name, provider: "test", config: { "test.provider": {} } } });
-    await r.query(CREATE_STREAM, { input: { name: stream, config: { "test.provider": { partitions: 2 } } } });
+    await seed(r).cluster({ name, provider: "test", config: { "test.provider": {} } });
+    await seed(r).stream({ name: stream, config: { "test.provider": { partitions: 2 } } });
     testPlatform().down.add(name);
     // The cluster-fit check cannot run; the desired state is recorded all the same.
-    const { createBinding } = await r.query<{
-      createBinding: { binding: { status: { phase: string } }; userErrors: unknown[] };
-    }>(CREATE_BINDING, { input: { stream, cluster: name } });
-    expect(createBinding.userErrors).toEqual([]);
-    expect(createBinding.binding.status.phase).toBe("PENDING");
+    const binding = await seed(r).binding({ stream, cluster: name });
+    expect(binding.status.phase).toBe("PENDING");
     const pending = await eventually(
       async () => {
         const { binding } = await r.query<{ binding: BindingView }>(BINDING, { stream, cluster: name });
@@ -118,7 +109,7 @@ describe.each(databaseKinds)("cluster health on %s", (kind) => {
   it("logs a change of health once, not every probe", async () => {
     const r = registry();
     const name = `logged_${kind}`;
-    await r.query(DECLARE_CLUSTER, { input: { name, provider: "test", config: { "test.provider": {} } } });
+    await seed(r).cluster({ name, provider: "test", config: { "test.provider": {} } });
     testPlatform().down.add(name);
     const down = await healthWhen(r, name, (h) => h.status === "DOWN", "DOWN");
     await healthWhen(r, name, (h) => h.checkedAt! > down.checkedAt!, "another probe");

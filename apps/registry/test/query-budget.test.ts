@@ -1,57 +1,33 @@
 import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getIntrospectionQuery, parse, specifiedRules, validate } from "graphql";
+import { postGraphQL, seed } from "@stream-registry/testkit";
+import { useRegistryProcess } from "@stream-registry/testkit/vitest";
 import { checkCost } from "../src/graphql/guards/cost.ts";
 import { DEFAULT_QUERY_LIMITS } from "../src/graphql/guards/query-limits.ts";
 import { staticLimitRules } from "../src/graphql/guards/static-rules.ts";
 import { checkTokens } from "../src/graphql/guards/tokens.ts";
 import { buildSchema } from "../src/graphql/schema.ts";
-import { CREATE_BINDING, CREATE_STREAM, DECLARE_CLUSTER } from "./support/operations.ts";
-import { postGraphQL } from "./support/graphql-client.ts";
-import { spawnRegistry, type RegistryProcess } from "./support/registry-process.ts";
 
 const STREAM_BINDINGS = `{ stream(name: "wide") { bindings { fqn status { phase generation } } } }`;
 
 /** A registry as users run it: its own process, in production mode. */
-function useRegistryProcess(env: Record<string, string>): () => RegistryProcess {
-  let registry: RegistryProcess | undefined;
-  let dataDir: string | undefined;
-  beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), "sr-budget-"));
-    registry = await spawnRegistry({
-      NODE_ENV: "production",
-      REGISTRY_DATA_DIR: dataDir,
-      LOG_LEVEL: "info",
-      ...env,
-    });
-  }, 60_000);
-  afterAll(async () => {
-    registry?.kill("SIGTERM");
-    await registry?.exited;
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
-  return () => registry!;
-}
-
-async function mutate(url: string, query: string, input: Record<string, unknown>): Promise<void> {
-  const { data, errors } = await postGraphQL(url, query, { input });
-  expect(errors).toBeUndefined();
-  expect(JSON.stringify(data)).toContain('"userErrors":[]');
+function useProductionRegistry(env: Record<string, string>) {
+  return useRegistryProcess("pglite", { NODE_ENV: "production", LOG_LEVEL: "info", ...env });
 }
 
 describe("the run-time budget", () => {
   // The estimate assumes one binding per stream, so only the budget can stop a wide stream.
-  const registry = useRegistryProcess({ QUERY_ASSUMED_LIST_SIZE: "1", QUERY_MAX_FIELDS: "60" });
+  const registry = useProductionRegistry({ QUERY_ASSUMED_LIST_SIZE: "1", QUERY_MAX_FIELDS: "60" });
 
   it("stops a request that resolves more fields than allowed, answers with the refusal alone, and stays up", async () => {
     const { url } = registry();
-    await mutate(url, CREATE_STREAM, { name: "wide" });
+    const wide = await seed(registry()).stream({ name: "wide" });
     for (let i = 0; i < 20; i += 1) {
-      await mutate(url, DECLARE_CLUSTER, { name: `c${i}` });
-      await mutate(url, CREATE_BINDING, { stream: "wide", cluster: `c${i}` });
+      await seed(registry()).binding({
+        stream: wide,
+        cluster: await seed(registry()).cluster({ name: `c${i}` }),
+      });
     }
     for (let round = 0; round < 5; round += 1) {
       const answer = await postGraphQL(url, STREAM_BINDINGS);
@@ -80,14 +56,15 @@ describe("the run-time budget", () => {
 });
 
 describe("the time budget", () => {
-  const registry = useRegistryProcess({ QUERY_TIMEOUT_MS: "1" });
+  const registry = useProductionRegistry({ QUERY_TIMEOUT_MS: "1" });
 
   it("stops a query that runs longer than allowed, but never a mutation's own work", async () => {
     const { url } = registry();
     // Each mutation takes longer than 1 ms: they still answer in full.
-    await mutate(url, CREATE_STREAM, { name: "slow" });
-    await mutate(url, DECLARE_CLUSTER, { name: "c1" });
-    await mutate(url, CREATE_BINDING, { stream: "slow", cluster: "c1" });
+    await seed(registry()).binding({
+      stream: await seed(registry()).stream({ name: "slow" }),
+      cluster: await seed(registry()).cluster({ name: "c1" }),
+    });
     // The bindings come from the database, which takes more than 1 ms to answer.
     const answer = await postGraphQL(
       url,

@@ -10,6 +10,8 @@ import { testRegistryEnv } from "./test-env.ts";
 export interface TestRegistryProcess extends RegistryClient {
   /** What the process has logged so far, a line each. */
   logs: string[];
+  /** The log lines parsed as JSON (other lines skipped). */
+  entries(): Record<string, unknown>[];
 }
 
 /**
@@ -34,7 +36,7 @@ export function useRegistryProcess(
     launched = launchRegistry({ ...testRegistryEnv, ...where, ...env });
     const url = await launched.started;
     if (!url) throw new Error(`registry exited during start-up:\n${launched.logs.join("\n")}`);
-    registry = { ...registryClient(url), logs: launched.logs };
+    registry = { ...registryClient(url), logs: launched.logs, entries: launched.entries };
   });
   afterEach((context) => {
     if (context.task.result?.state === "fail" && launched) {
