@@ -77,6 +77,9 @@ export async function startRegistry(
       schema: buildSchema(providers.isSecret),
       formatError: createErrorFormatter(config.production),
       includeStacktraceInErrorResponses: false,
+      // Compact JSON: Apollo's default indents every response, which makes a page of streams
+      // about half whitespace for the server to write and the client to read.
+      stringifyResult: (result) => JSON.stringify(result),
       // Apollo's own handler would stop it and re-raise the signal, killing the process before
       // main.ts drains requests, gives back job leases and closes the database.
       stopOnTerminationSignals: false,

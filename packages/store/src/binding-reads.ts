@@ -2,6 +2,7 @@ import type { Binding, Cluster, Stream } from "@stream-registry/core";
 import { BINDING_COLUMNS, toBinding } from "./binding-row.ts";
 import { toCluster } from "./clusters.ts";
 import type { Db } from "./db.ts";
+import { Prisma } from "./generated/prisma/client.ts";
 import { toStream } from "./streams.ts";
 
 /** A binding named by its stream and its cluster, with both. */
@@ -19,17 +20,50 @@ export async function findBindingByNames(
   return { binding: toBinding(binding), stream: toStream(streamRow), cluster: toCluster(clusterRow) };
 }
 
-/** For per-request loaders: the bindings of many streams or clusters, oldest (the default) first. */
+/** A binding with its cluster: what a page of bindings shows, read in one query. */
+export type BindingOnCluster = Binding & { cluster: Cluster };
+
+/**
+ * For per-request loaders: the bindings of many streams or clusters, each with its cluster, oldest
+ * (the default) first. One query (a join), so that a page of streams with their bindings and
+ * clusters costs one round trip less. The columns are toBinding's (binding-row.ts) and toCluster's.
+ */
 export async function findBindingsOf(
   db: Db,
   of: { streamIds: readonly string[] } | { clusterIds: readonly string[] },
-): Promise<Binding[]> {
-  const where =
-    "streamIds" in of ? { streamId: { in: [...of.streamIds] } } : { clusterId: { in: [...of.clusterIds] } };
-  const rows = await db.binding.findMany({
-    where,
-    select: BINDING_COLUMNS,
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-  });
-  return rows.map(toBinding);
+): Promise<BindingOnCluster[]> {
+  const [column, ids] =
+    "streamIds" in of ? [Prisma.sql`b.stream_id`, of.streamIds] : [Prisma.sql`b.cluster_id`, of.clusterIds];
+  const rows = await db.$queryRaw<JoinedRow[]>`
+    SELECT b.id::text AS id, b.stream_id::text AS "streamId", b.cluster_id::text AS "clusterId",
+      b.is_default AS "isDefault", b.config, b.producer_config AS "producerConfig",
+      b.consumer_config AS "consumerConfig", b.generation, b.observed_generation AS "observedGeneration",
+      b.phase::text AS phase, b.message, b.status_updated_at AS "statusUpdatedAt",
+      b.created_at AS "createdAt", b.updated_at AS "updatedAt",
+      c.name AS "clusterName", c.provider AS "clusterProvider", c.config AS "clusterConfig",
+      c.generation AS "clusterGeneration", c.created_at AS "clusterCreatedAt", c.updated_at AS "clusterUpdatedAt"
+    FROM binding b JOIN cluster c ON c.id = b.cluster_id
+    WHERE ${column} = ANY(${[...ids]}::uuid[])
+    ORDER BY b.created_at, b.id`;
+  return rows.map((row) => ({
+    ...toBinding(row),
+    cluster: toCluster({
+      id: row.clusterId,
+      name: row.clusterName,
+      provider: row.clusterProvider,
+      config: row.clusterConfig,
+      generation: row.clusterGeneration,
+      createdAt: row.clusterCreatedAt,
+      updatedAt: row.clusterUpdatedAt,
+    }),
+  }));
 }
+
+type JoinedRow = Parameters<typeof toBinding>[0] & {
+  clusterName: string;
+  clusterProvider: string;
+  clusterConfig: Prisma.JsonValue;
+  clusterGeneration: number;
+  clusterCreatedAt: Date;
+  clusterUpdatedAt: Date;
+};

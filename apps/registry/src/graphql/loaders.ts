@@ -8,7 +8,8 @@ import {
   findClustersByNames,
   findStreamsByIds,
   findStreamsByNames,
-  type PrismaClient,
+  type BindingOnCluster,
+  type Db,
 } from "@stream-registry/store";
 import type { BindingObservationModel } from "./models.ts";
 
@@ -24,30 +25,38 @@ export interface Loaders {
   observationByBindingId: DataLoader<string, BindingObservationModel | undefined>;
 }
 
-export function createLoaders(prisma: PrismaClient): Loaders {
+export function createLoaders(db: Db): Loaders {
   const clusterById = new DataLoader<string, Cluster | undefined>(async (ids) =>
-    byKey(ids, await findClustersByIds(prisma, ids), (c) => c.id),
+    byKey(ids, await findClustersByIds(db, ids), (c) => c.id),
   );
   const clusterByName = new DataLoader<string, Cluster | undefined>(async (names) =>
-    byKey(names, await findClustersByNames(prisma, names), (c) => c.name),
+    byKey(names, await findClustersByNames(db, names), (c) => c.name),
   );
   const streamById = new DataLoader<string, Stream | undefined>(async (ids) =>
-    byKey(ids, await findStreamsByIds(prisma, ids), (s) => s.id),
+    byKey(ids, await findStreamsByIds(db, ids), (s) => s.id),
   );
   const streamByName = new DataLoader<string, Stream | undefined>(async (names) =>
-    byKey(names, await findStreamsByNames(prisma, names), (s) => s.name),
+    byKey(names, await findStreamsByNames(db, names), (s) => s.name),
   );
+  // A binding's cluster comes with it (one query) and is primed, so `cluster { name }` costs none.
+  const withClusters = (bindings: BindingOnCluster[]) => {
+    primeClusters(
+      { clusterById, clusterByName },
+      bindings.map((b) => b.cluster),
+    );
+    return bindings;
+  };
   const bindingsByStreamId = new DataLoader<string, Binding[]>(async (ids) =>
-    groupBy(ids, await findBindingsOf(prisma, { streamIds: ids }), (b) => b.streamId),
+    groupBy(ids, withClusters(await findBindingsOf(db, { streamIds: ids })), (b) => b.streamId),
   );
   const bindingsByClusterId = new DataLoader<string, Binding[]>(async (ids) =>
-    groupBy(ids, await findBindingsOf(prisma, { clusterIds: ids }), (b) => b.clusterId),
+    groupBy(ids, withClusters(await findBindingsOf(db, { clusterIds: ids })), (b) => b.clusterId),
   );
   const healthByClusterId = new DataLoader<string, ClusterHealth | undefined>(async (ids) =>
-    byKey(ids, await findClusterHealth(prisma, ids), (h) => h.clusterId),
+    byKey(ids, await findClusterHealth(db, ids), (h) => h.clusterId),
   );
   const observationByBindingId = new DataLoader<string, BindingObservationModel | undefined>(async (ids) =>
-    byKey(ids, await findObservations(prisma, ids), (o) => o.bindingId),
+    byKey(ids, await findObservations(db, ids), (o) => o.bindingId),
   );
   return {
     clusterById,
@@ -69,7 +78,10 @@ export function primeStreams(loaders: Loaders, streams: readonly Stream[]): void
   }
 }
 
-export function primeClusters(loaders: Loaders, clusters: readonly Cluster[]): void {
+export function primeClusters(
+  loaders: Pick<Loaders, "clusterById" | "clusterByName">,
+  clusters: readonly Cluster[],
+): void {
   for (const cluster of clusters) {
     loaders.clusterById.prime(cluster.id, cluster);
     loaders.clusterByName.prime(cluster.name, cluster);
