@@ -26,4 +26,4 @@ export * from "./row-locks.ts";
 export * from "./streams.ts";
 export * from "./transaction.ts";
 export { Prisma, PrismaClient } from "./generated/prisma/client.ts";
-export type { Binding, Job } from "./generated/prisma/client.ts";
+export type { Job } from "./generated/prisma/client.ts";
