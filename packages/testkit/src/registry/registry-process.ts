@@ -53,7 +53,12 @@ export async function spawnRegistry(
   return { ...launched, url, registryPid, killGroup };
 }
 
-export function launchRegistry(env: Record<string, string>, launcher: Launcher = "node"): LaunchedRegistry {
+/** Starts a registry process; `started` gives up (and kills it) after `startTimeoutMs`. */
+export function launchRegistry(
+  env: Record<string, string>,
+  launcher: Launcher = "node",
+  startTimeoutMs = 60_000,
+): LaunchedRegistry {
   const [command, args] =
     launcher === "node" ? [process.execPath, ["--import", "tsx", registryMain]] : ["npm", ["start"]];
   const child = spawn(command, args, {
@@ -91,7 +96,7 @@ export function launchRegistry(env: Record<string, string>, launcher: Launcher =
       const url = entries().find((e) => e.msg === "registry started")?.url as string | undefined;
       return url ?? (done ? null : undefined);
     },
-    60_000,
+    startTimeoutMs,
     "the registry process to start",
   ).then(
     (url) => url ?? undefined,

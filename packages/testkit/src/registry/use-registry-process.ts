@@ -7,6 +7,9 @@ import { registryClient, type RegistryClient } from "./graphql-client.ts";
 import { launchRegistry, type LaunchedRegistry } from "./registry-process.ts";
 import { testRegistryEnv } from "./test-env.ts";
 
+/** Test files start their registries side by side; on a loaded 2-core machine one took 50 s. */
+const START_TIMEOUT_MS = 120_000;
+
 export interface TestRegistryProcess extends RegistryClient {
   /** What the process has logged so far, a line each. */
   logs: string[];
@@ -33,11 +36,11 @@ export function useRegistryProcess(
     const where: Record<string, string> = database.url
       ? { DATABASE_URL: database.url }
       : { REGISTRY_DATA_DIR: (dataDir = await mkdtemp(join(tmpdir(), "sr-registry-"))) };
-    launched = launchRegistry({ ...testRegistryEnv, ...where, ...env });
+    launched = launchRegistry({ ...testRegistryEnv, ...where, ...env }, "node", START_TIMEOUT_MS);
     const url = await launched.started;
     if (!url) throw new Error(`registry exited during start-up:\n${launched.logs.join("\n")}`);
     registry = { ...registryClient(url), logs: launched.logs, entries: launched.entries };
-  });
+  }, START_TIMEOUT_MS + 30_000);
   afterEach((context) => {
     if (context.task.result?.state === "fail" && launched) {
       // eslint-disable-next-line no-console -- a failing test shows what the registry logged
