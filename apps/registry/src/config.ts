@@ -37,6 +37,8 @@ export interface ReconcilerConfig {
   resyncMs: number;
   /** Observations in flight at once during a resync. */
   resyncConcurrency: number;
+  /** Jobs of a kind whose handler creates many at once, leased and realized together (per cluster). */
+  batchSize: number;
 }
 
 export interface HealthConfig {
@@ -70,6 +72,7 @@ const envSchema = z.object({
   RECONCILER_RETRY_MAX_MS: int(1).default(60_000),
   RECONCILER_RESYNC_MS: int(0).default(60_000),
   RECONCILER_RESYNC_CONCURRENCY: int(1).default(4),
+  RECONCILER_BATCH_SIZE: int(1).default(100),
   REGISTRY_HEALTH_INTERVAL_MS: int(0).default(30_000),
   REGISTRY_HEALTH_TIMEOUT_MS: int(1).default(10_000),
   REGISTRY_HEALTH_CONCURRENCY: int(1).default(4),
@@ -118,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       retryMaxMs: e.RECONCILER_RETRY_MAX_MS,
       resyncMs: e.RECONCILER_RESYNC_MS,
       resyncConcurrency: e.RECONCILER_RESYNC_CONCURRENCY,
+      batchSize: e.RECONCILER_BATCH_SIZE,
     },
     health: {
       intervalMs: e.REGISTRY_HEALTH_INTERVAL_MS,

@@ -27,6 +27,7 @@ const CONFIG: ReconcilerConfig = {
   retryMaxMs: 2_000,
   resyncMs: 60_000,
   resyncConcurrency: 2,
+  batchSize: 10,
 };
 const logger = createLogger("silent");
 
@@ -107,6 +108,21 @@ describe.each(databaseKinds)("the reconcile kernel on %s", (databaseKind) => {
       expect(observed?.message).toBe(`made as {"size":1}`);
       expect(await db().prisma.job.count({ where: { targetId: id } })).toBe(0);
       expect((await statusEntries(name)).map((entry) => entry.data)).toEqual([{ phase: "ONLINE" }]);
+    });
+
+    it("realizes the due creates of a batch with one provider call, a refusal failing only its own", async () => {
+      const names = Array.from({ length: 8 }, () => fresh("batched"));
+      platform.fail("realize", names[3]!, "permanent");
+      const ids = [];
+      for (const name of names) ids.push(await subject.create(name, 1));
+      startKernel();
+      for (const [i, id] of ids.entries()) {
+        if (i === 3) await until(id, (s) => s?.phase === "FAILED", "the refused one FAILED");
+        else await online(id, 1);
+      }
+      const batches = platform.batches.filter((batch) => batch.some((name) => names.includes(name)));
+      expect(batches.map((batch) => [...batch].sort())).toEqual([[...names].sort()]);
+      expect((await status(ids[3]!))!.message).toBe("create refused for good");
     });
 
     it("retries transient failures with growing backoff, showing them, then is ONLINE", async () => {
@@ -236,6 +252,11 @@ describe.each(databaseKinds)("the reconcile kernel on %s", (databaseKind) => {
 
   describe("with a job of a kind no handler serves", () => {
     const open: { database?: TestDatabase; db?: Database; kernel?: Reconciler } = {};
+    beforeAll(async () => {
+      open.database = await createTestDatabase(databaseKind, "kernel");
+      open.db = await openDatabase({ url: open.database.url });
+      await migrate(open.db);
+    });
     afterAll(async () => {
       await open.kernel?.stop(2_000);
       await open.db?.close();
@@ -243,13 +264,10 @@ describe.each(databaseKinds)("the reconcile kernel on %s", (databaseKind) => {
     });
 
     it("logs it and retries it with backoff, and goes on with the others", async () => {
-      open.database = await createTestDatabase(databaseKind, "kernel");
-      open.db = await openDatabase({ url: open.database.url });
-      await migrate(open.db);
       const platform = new FakePlatform();
-      const subject = await widgets(open.db, platform);
-      await writeTransaction(open.db.prisma, (tx) => enqueueJob(tx, "nonesuch", "n-1"));
-      open.kernel = new Reconciler({ db: open.db }, handlersByKind([subject.handler]), CONFIG, logger);
+      const subject = await widgets(open.db!, platform);
+      await writeTransaction(open.db!.prisma, (tx) => enqueueJob(tx, "nonesuch", "n-1"));
+      open.kernel = new Reconciler({ db: open.db! }, handlersByKind([subject.handler]), CONFIG, logger);
       open.kernel.start();
       const id = await subject.create("fine", 1);
       await eventually(

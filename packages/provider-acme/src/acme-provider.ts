@@ -50,6 +50,18 @@ export function createAcmeProvider(options: KafkaProviderOptions = {}) {
       },
       createStreamBinding: (request: BindingRequest, context: OperationContext) =>
         labelled(request, infra.createStreamBinding(request, context)),
+      // Kafka's batch too, labelled the same way: a wrapper that left it out would realize through
+      // Kafka's unlabelled batch.
+      async createStreamBindings(requests: readonly BindingRequest[], context: OperationContext) {
+        const outcomes = await infra.createStreamBindings(requests, context);
+        return Promise.all(
+          outcomes.map(async (outcome, i) =>
+            outcome.ok
+              ? { ok: true as const, value: await labelled(requests[i]!, Promise.resolve(outcome.value)) }
+              : outcome,
+          ),
+        );
+      },
       updateStreamBinding: (request: BindingRequest, context: OperationContext) =>
         labelled(request, infra.updateStreamBinding(request, context)),
     },

@@ -23,15 +23,16 @@ export async function enqueueJob(tx: Tx, kind: string, targetId: string): Promis
 }
 
 /**
- * Leases up to `limit` due jobs for `worker`. SKIP LOCKED lets several registry processes share
- * one database without handing the same job to two of them; an expired lease (a crashed worker)
- * makes the job due again.
+ * Leases up to `limit` due jobs for `worker` (only of `kind`, if given). SKIP LOCKED lets several
+ * registry processes share one database without handing the same job to two of them; an expired
+ * lease (a crashed worker) makes the job due again.
  */
 export async function leaseJobs(
   prisma: PrismaClient,
   worker: string,
   limit: number,
   leaseMs: number,
+  kind?: string,
 ): Promise<LeasedJob[]> {
   const rows = await prisma.$queryRaw<
     { id: bigint; kind: string; target_id: string; seq: number; attempts: number }[]
@@ -42,6 +43,7 @@ export async function leaseJobs(
     WHERE id IN (
       SELECT id FROM job
       WHERE run_at <= now() AND (leased_until IS NULL OR leased_until < now())
+        AND (${kind ?? null}::text IS NULL OR kind = ${kind ?? null})
       ORDER BY run_at, id
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED)

@@ -1,4 +1,5 @@
 import type { ResourceStatus } from "@stream-registry/core";
+import type { BatchOutcome } from "@stream-registry/provider-api";
 import type { ObservationReport, ResourceTable, Tx } from "@stream-registry/store";
 
 /** What every handler call may use besides the resource: aborted at shutdown or a deadline. */
@@ -38,6 +39,17 @@ export interface ReconcileHandler<R extends ResourceStatus = ResourceStatus> {
    * match is refused with a ResourceConflictError, having made nothing.
    */
   create(r: R, request: CreateRequest, context: HandlerContext): Promise<ObservationReport | void>;
+  /**
+   * Optional: creates many never-realized resources with one provider call, each outcome (in
+   * order) what `create` would have given it alone. The kernel then leases up to `batchSize` due
+   * jobs of the kind at once and hands it the ones with the same `batchKey` (a binding's cluster).
+   */
+  createMany?(
+    items: readonly { r: R; request: CreateRequest }[],
+    context: HandlerContext,
+  ): Promise<BatchOutcome<ObservationReport | void>[]>;
+  /** Which resources one `createMany` call may take together. */
+  batchKey?(r: R): string;
   /** Brings the existing resource to the current desired state. */
   update(r: R, context: HandlerContext): Promise<ObservationReport | void>;
   /** What the platform has now; null when the resource does not exist there. */

@@ -16,7 +16,9 @@ import {
 import type { ReconcilerConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { ServiceDeps } from "../services/deps.ts";
+import { forEachConcurrently } from "../periodic.ts";
 import { reconcileOnce, type Attempt, type Outcome } from "./attempt.ts";
+import { realizeBatch } from "./batch.ts";
 import type { Handlers, ReconcileHandler } from "./handler.ts";
 
 type ReconcilerDeps = Pick<ServiceDeps, "db">;
@@ -90,7 +92,7 @@ export class Reconciler {
       if (free > 0) {
         try {
           const jobs = await leaseJobs(this.deps.db.prisma, this.worker, free, this.config.leaseMs);
-          for (const job of jobs) this.track(this.handle(job));
+          this.dispatch(jobs);
           if (this.leaseFailures > 0)
             this.logger.info({ failedAttempts: this.leaseFailures }, "reconciler leases jobs again");
           this.lastLeaseError = undefined;
@@ -138,15 +140,82 @@ export class Reconciler {
     });
   }
 
-  private async handle(job: LeasedJob): Promise<void> {
+  /**
+   * Each job to the handler of its kind, one by one; the jobs of a kind whose handler creates many
+   * at once go together, with up to `batchSize` more of that kind leased for them.
+   */
+  private dispatch(jobs: readonly LeasedJob[]): void {
+    const batches = new Map<ReconcileHandler, LeasedJob[]>();
+    for (const job of jobs) {
+      const handler = this.handlers.get(job.kind);
+      if (handler?.createMany && handler.batchKey && this.config.batchSize > 1) {
+        batches.set(handler, [...(batches.get(handler) ?? []), job]);
+      } else {
+        this.track(this.handle(job));
+      }
+    }
+    for (const [handler, leased] of batches) this.track(this.handleBatch(handler, leased));
+  }
+
+  private async handleBatch(handler: ReconcileHandler, leased: LeasedJob[]): Promise<void> {
+    const { prisma } = this.deps.db;
+    const { leaseMs, batchSize } = this.config;
+    const kind = handler.resource.kind;
+    const more = await leaseJobs(prisma, this.worker, batchSize - leased.length, leaseMs, kind).catch(
+      () => [],
+    );
+    const jobs = [...leased, ...more];
+    for (const job of jobs) this.logger.debug(this.logFields(job), "reconcile started");
+    const heartbeat = setInterval(
+      () =>
+        void Promise.all(jobs.map((job) => extendLease(prisma, job, this.worker, leaseMs))).catch(() => {}),
+      leaseMs / 3,
+    );
+    try {
+      const started = performance.now();
+      const batching = handler as Parameters<typeof realizeBatch>[1];
+      const { results, rest } = await realizeBatch(prisma, batching, jobs, this.abort.signal).catch(() => ({
+        results: [],
+        rest: jobs,
+      }));
+      if (results.length > 0) {
+        this.logger.debug({ kind, jobs: results.length, durationMs: elapsed(started) }, "batch realized");
+      }
+      await Promise.all(
+        results.map((result) => {
+          const log = this.logFields(result.job);
+          return "outcome" in result
+            ? this.complete(result.job, result.outcome, log, started)
+            : this.settleFailure(result.job, handler, result.attempt, result.error, log, started);
+        }),
+      );
+      await forEachConcurrently(rest, this.config.concurrency, (job) => this.handle(job, true));
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  private logFields(job: LeasedJob) {
+    return { job: String(job.id), kind: job.kind, target: job.targetId, attempt: job.attempts };
+  }
+
+  private async complete(job: LeasedJob, outcome: Outcome, log: object, started: number): Promise<void> {
+    // If this write is lost, the lease expires and the (idempotent) reconcile runs again.
+    await completeJob(this.deps.db.prisma, job, this.worker).catch((error: unknown) =>
+      this.logger.error({ ...log, err: error }, "reconcile done but its job could not be completed"),
+    );
+    this.logger.info({ ...log, outcome, durationMs: elapsed(started) }, "reconcile");
+  }
+
+  private async handle(job: LeasedJob, announced = false): Promise<void> {
     const { prisma } = this.deps.db;
     const started = performance.now();
     const heartbeat = setInterval(
       () => void extendLease(prisma, job, this.worker, this.config.leaseMs).catch(() => {}),
       this.config.leaseMs / 3,
     );
-    const log = { job: String(job.id), kind: job.kind, target: job.targetId, attempt: job.attempts };
-    this.logger.debug(log, "reconcile started");
+    const log = this.logFields(job);
+    if (!announced) this.logger.debug(log, "reconcile started");
     const handler = this.handlers.get(job.kind);
     const attempt: Attempt = { id: job.targetId };
     let outcome: Outcome;
@@ -159,11 +228,7 @@ export class Reconciler {
     } finally {
       clearInterval(heartbeat);
     }
-    // If this write is lost, the lease expires and the (idempotent) reconcile runs again.
-    await completeJob(prisma, job, this.worker).catch((error: unknown) =>
-      this.logger.error({ ...log, err: error }, "reconcile done but its job could not be completed"),
-    );
-    this.logger.info({ ...log, outcome, durationMs: elapsed(started) }, "reconcile");
+    await this.complete(job, outcome, log, started);
   }
 
   private async settleFailure(

@@ -17,6 +17,8 @@ type Operation = "realize" | "remove";
 export class FakePlatform {
   readonly resources = new Map<string, unknown>();
   readonly calls: { op: "create" | "update" | "remove"; name: string; at: number }[] = [];
+  /** The names each batched create was asked for, one entry per call. */
+  readonly batches: string[][] = [];
   private readonly faults = new Map<string, Fault[]>();
   private readonly hanging: (() => void)[] = [];
 
@@ -44,6 +46,20 @@ export class FakePlatform {
       this.resources.set(name, spec);
       return { message: `made as ${JSON.stringify(spec)}` };
     });
+  }
+
+  /** Many creates in one call: each item's outcome is what its own create would have given. */
+  async createMany(items: readonly { name: string; spec: unknown }[], signal: AbortSignal) {
+    signal.throwIfAborted();
+    this.batches.push(items.map((item) => item.name));
+    return Promise.all(
+      items.map(({ name, spec }) =>
+        this.create(name, spec, signal).then(
+          (value) => ({ ok: true as const, value }),
+          (error: unknown) => ({ ok: false as const, error }),
+        ),
+      ),
+    );
   }
 
   async update(name: string, spec: unknown, signal: AbortSignal): Promise<{ message: string }> {

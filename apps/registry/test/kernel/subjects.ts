@@ -49,6 +49,14 @@ export const bindings: SubjectFactory = async (db, platform) => {
       validateStream: async () => {},
       createStreamBinding: (request, { signal }) =>
         platform.create(request.streamName, request.configMaps["fake.platform"], signal),
+      createStreamBindings: (requests, { signal }) =>
+        platform.createMany(
+          requests.map((request) => ({
+            name: request.streamName,
+            spec: request.configMaps["fake.platform"],
+          })),
+          signal,
+        ),
       updateStreamBinding: (request, { signal }) =>
         platform.update(request.streamName, request.configMaps["fake.platform"], signal),
       observeStreamBinding: (stream, _cluster, { signal }) => platform.observe(stream, signal),

@@ -125,6 +125,12 @@ export function widgetHandler(db: Database, platform: FakePlatform): ReconcileHa
     journaled: () => true,
     createRequest: (widget) => ({ spec: widget.spec }),
     create: (widget, request, { signal }) => platform.create(widget.name, request.spec, signal),
+    batchKey: () => "fake",
+    createMany: (items, { signal }) =>
+      platform.createMany(
+        items.map(({ r, request }) => ({ name: r.name, spec: request.spec })),
+        signal,
+      ),
     update: (widget, { signal }) => platform.update(widget.name, widget.spec, signal),
     observe: (widget, { signal }) => platform.observe(widget.name, signal),
     remove: (widget, { signal }) => platform.remove(widget.name, signal),

@@ -59,6 +59,24 @@ export function bindingHandler(deps: BindingHandlerDeps): ReconcileHandler<Bindi
     createRequest,
     create: (binding, journaled, context) =>
       infrastructure(binding).createStreamBinding(request(binding, journaled), context),
+    batchKey: (binding) => binding.cluster.id,
+    // One request for many topics where the provider can (Kafka: one CreateTopics); one call each
+    // otherwise.
+    async createMany(items, context) {
+      const first = items[0];
+      if (!first) return [];
+      const manager = infrastructure(first.r);
+      const requests = items.map(({ r, request: journaled }) => request(r, journaled));
+      if (manager.createStreamBindings) return manager.createStreamBindings(requests, context);
+      return Promise.all(
+        requests.map((one) =>
+          manager.createStreamBinding(one, context).then(
+            (value) => ({ ok: true as const, value }),
+            (error: unknown) => ({ ok: false as const, error }),
+          ),
+        ),
+      );
+    },
     update: (binding, context) => infrastructure(binding).updateStreamBinding(request(binding), context),
     observe: (binding, context) => {
       const { streamName, cluster } = target(binding);

@@ -1,0 +1,125 @@
+import { Phase, type ResourceStatus } from "@stream-registry/core";
+import { isResourceConflictError } from "@stream-registry/provider-api";
+import {
+  appendPendingCreate,
+  forgetPendingCreates,
+  recordResourceRealized,
+  writeTransaction,
+  type LeasedJob,
+  type PrismaClient,
+} from "@stream-registry/store";
+import type { Attempt, Outcome } from "./attempt.ts";
+import type { CreateRequest, ReconcileHandler } from "./handler.ts";
+
+/** What one job of a batch came to: an outcome, or the error its attempt failed with. */
+export type BatchResult = { job: LeasedJob; attempt: Attempt } & ({ outcome: Outcome } | { error: unknown });
+
+interface Item<R> {
+  job: LeasedJob;
+  r: R;
+  attempt: Attempt;
+  request: CreateRequest;
+}
+
+/**
+ * Realizes with one `createMany` call per batch key the resources of `jobs` that only need their
+ * first create (nothing older in their journal to adopt), journaling each request first as a
+ * single create would. Hands back the other jobs (deletes, updates, adoptions, gone resources,
+ * failed reads), which take the one-by-one path.
+ */
+export async function realizeBatch<R extends ResourceStatus>(
+  prisma: PrismaClient,
+  handler: ReconcileHandler<R> & Required<Pick<ReconcileHandler<R>, "createMany" | "batchKey">>,
+  jobs: readonly LeasedJob[],
+  signal: AbortSignal,
+): Promise<{ results: BatchResult[]; rest: LeasedJob[] }> {
+  const loaded = await Promise.all(
+    jobs.map(async (job) => ({ job, r: await handler.load(job.targetId).catch(() => null) })),
+  );
+  const rest: LeasedJob[] = [];
+  const groups = new Map<string, { job: LeasedJob; r: R }[]>();
+  for (const { job, r } of loaded) {
+    if (!r || !firstCreate(handler, r)) {
+      rest.push(job);
+      continue;
+    }
+    const key = handler.batchKey(r);
+    groups.set(key, [...(groups.get(key) ?? []), { job, r }]);
+  }
+  const results = await Promise.all(
+    [...groups.values()].map((group) => createGroup(prisma, handler, group, signal)),
+  );
+  return { results: results.flat(), rest };
+}
+
+/** Never realized, journaled, and nothing in its journal but (perhaps) this generation's create. */
+function firstCreate<R extends ResourceStatus>(handler: ReconcileHandler<R>, r: R): boolean {
+  return (
+    r.phase !== Phase.DELETING &&
+    r.observedGeneration === null &&
+    handler.journaled(r) &&
+    r.pendingCreates !== null &&
+    r.pendingCreates.every((entry) => entry.generation === r.generation)
+  );
+}
+
+async function createGroup<R extends ResourceStatus>(
+  prisma: PrismaClient,
+  handler: ReconcileHandler<R> & Required<Pick<ReconcileHandler<R>, "createMany">>,
+  group: { job: LeasedJob; r: R }[],
+  signal: AbortSignal,
+): Promise<BatchResult[]> {
+  const results: BatchResult[] = [];
+  const items: Item<R>[] = [];
+  for (const { job, r } of group) {
+    const attempt: Attempt = { id: r.id, read: { generation: r.generation, name: handler.name(r) } };
+    const request = handler.createRequest(r);
+    const journaled = r.pendingCreates!.length > 0;
+    if (
+      !journaled &&
+      !(await appendPendingCreate(prisma, handler.resource, r, { generation: r.generation, request }))
+    ) {
+      results.push({ job, attempt, outcome: "superseded" });
+      continue;
+    }
+    items.push({ job, r, attempt, request });
+  }
+  if (items.length === 0) return results;
+  let outcomes;
+  try {
+    outcomes = await handler.createMany(items, { signal });
+  } catch (error) {
+    return [...results, ...items.map(({ job, attempt }) => ({ job, attempt, error }))];
+  }
+  const realized: { item: Item<R>; observation: Awaited<typeof outcomes>[number] & { ok: true } }[] = [];
+  for (const [index, item] of items.entries()) {
+    const outcome = outcomes[index] ?? { ok: false, error: new Error("createMany gave no outcome for it") };
+    if (outcome.ok) {
+      realized.push({ item, observation: outcome });
+      continue;
+    }
+    // Refused as conflicting: it made nothing, so it leaves the journal (as a single create's does).
+    if (isResourceConflictError(outcome.error)) {
+      await forgetPendingCreates(prisma, handler.resource, item.r.id, [item.r.generation]);
+    }
+    results.push({ job: item.job, attempt: item.attempt, error: outcome.error });
+  }
+  try {
+    await writeTransaction(prisma, async (tx) => {
+      for (const { item, observation } of realized) {
+        await recordResourceRealized(
+          tx,
+          handler.resource,
+          item.r,
+          item.attempt.read!.name,
+          observation.value ?? undefined,
+        );
+      }
+    });
+    for (const { item } of realized)
+      results.push({ job: item.job, attempt: item.attempt, outcome: "realized" });
+  } catch (error) {
+    for (const { item } of realized) results.push({ job: item.job, attempt: item.attempt, error });
+  }
+  return results;
+}
