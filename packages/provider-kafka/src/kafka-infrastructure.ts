@@ -225,36 +225,31 @@ export function createKafkaInfrastructure(connections: KafkaConnections) {
       });
       if (topics.length === 0) return outcomes;
       const { requestTimeoutMs } = cluster.settings;
-      await connections.withAdmin(
+      const { existing, refused } = await connections.withAdmin(
         cluster,
         context,
         `create ${topics.length} topic(s)`,
-        async (admin, offsets) => {
-          const { existing, refused } = await createTopics(admin, topics, requestTimeoutMs);
-          await Promise.all(
-            topics.map(async ({ index, name, desired }) => {
-              const action = `create topic "${name}"`;
-              try {
-                if (refused.has(name)) throw refused.get(name);
-                const value = !existing.has(name)
-                  ? await observe(
-                      offsets,
-                      await createdTopic(admin, name, desired, requestTimeoutMs),
-                      "created",
-                    )
-                  : await adopt(admin, offsets, cluster, name, desired);
-                outcomes[index] = { ok: true, value };
-              } catch (error) {
-                const mapped = toInfrastructureError(error, {
-                  action,
-                  cluster: cluster.label,
-                  brokers: cluster.settings.brokers,
-                });
-                outcomes[index] = { ok: false, error: mapped };
-              }
-            }),
-          );
-        },
+        (admin) => createTopics(admin, topics, requestTimeoutMs),
+      );
+      // Each topic's follow-up (leaders, observation, adoption) has its own deadline: one request
+      // for many topics must not make their follow-ups share one.
+      await Promise.all(
+        topics.map(async ({ index, name, desired }) => {
+          const action = `create topic "${name}"`;
+          try {
+            if (refused.has(name)) throw refused.get(name);
+            const value = await connections.withAdmin(cluster, context, action, async (admin, offsets) =>
+              existing.has(name)
+                ? adopt(admin, offsets, cluster, name, desired)
+                : observe(offsets, await createdTopic(admin, name, desired, requestTimeoutMs), "created"),
+            );
+            outcomes[index] = { ok: true, value };
+          } catch (error) {
+            const brokers = cluster.settings.brokers;
+            const mapped = toInfrastructureError(error, { action, cluster: cluster.label, brokers });
+            outcomes[index] = { ok: false, error: mapped };
+          }
+        }),
       );
       return outcomes;
     },
