@@ -7,6 +7,19 @@ import tseslint from "typescript-eslint";
 // project service fail, so everything else is linted without type information.
 const typedFiles = ["{packages,apps}/*/{src,test,bench,scripts}/**/*.ts", "{packages,apps}/*/*.ts"];
 
+const namedExportsOnly = [
+  {
+    selector: "ExportDefaultDeclaration",
+    message: "Use named exports only (export default is allowed in *.config.* files).",
+  },
+  {
+    selector: "ExportSpecifier[exported.name='default']",
+    message: "Use named exports only (export default is allowed in *.config.* files).",
+  },
+];
+
+const storeOnly = "Only packages/store uses Prisma: call a store function (it takes a `Db`).";
+
 export default defineConfig(
   globalIgnores([
     "**/node_modules/",
@@ -37,17 +50,7 @@ export default defineConfig(
           ignoreRestSiblings: true,
         },
       ],
-      "no-restricted-syntax": [
-        "error",
-        {
-          selector: "ExportDefaultDeclaration",
-          message: "Use named exports only (export default is allowed in *.config.* files).",
-        },
-        {
-          selector: "ExportSpecifier[exported.name='default']",
-          message: "Use named exports only (export default is allowed in *.config.* files).",
-        },
-      ],
+      "no-restricted-syntax": ["error", ...namedExportsOnly],
       "no-console": "warn",
     },
   },
@@ -75,6 +78,33 @@ export default defineConfig(
   {
     files: ["**/scripts/**", "**/bench/**", "**/cli/**"],
     rules: { "no-console": "off" },
+  },
+
+  // Only packages/store talks to Prisma (docs/architecture.md, "The store layer"): the rest calls
+  // store functions, handing them `db.prisma` as an opaque `DbClient`, and gets core's types back.
+  {
+    files: ["{packages,apps}/*/src/**/*.ts"],
+    ignores: ["packages/store/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["@prisma/*", "**/generated/prisma/**"], message: storeOnly }] },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        ...namedExportsOnly,
+        // `db.prisma.stream.findMany(...)`, `db.prisma.$queryRaw`; passing `db.prisma` along is fine.
+        {
+          selector: "MemberExpression[object.type='MemberExpression'][object.property.name='prisma']",
+          message: storeOnly,
+        },
+        {
+          selector:
+            "MemberExpression[property.name=/^\\$(queryRaw|executeRaw|queryRawUnsafe|executeRawUnsafe|transaction)$/]",
+          message: "Only packages/store writes SQL: add a store function.",
+        },
+      ],
+    },
   },
 
   // Plain JavaScript runs on Node; TypeScript files get undefined names from tsc instead.

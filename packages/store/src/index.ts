@@ -25,5 +25,3 @@ export * from "./resource-table.ts";
 export * from "./row-locks.ts";
 export * from "./streams.ts";
 export * from "./transaction.ts";
-export { Prisma, PrismaClient } from "./generated/prisma/client.ts";
-export type { Job } from "./generated/prisma/client.ts";

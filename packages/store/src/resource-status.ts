@@ -1,5 +1,5 @@
 import { Phase, type ResourceStatus } from "@stream-registry/core";
-import { recordChange, type ChangeRecord } from "./change-log.ts";
+import { recordChange } from "./change-log.ts";
 import type { Db } from "./db.ts";
 import { enqueueJob } from "./job-queue.ts";
 import { writeResourcePhase } from "./resource-phase.ts";
@@ -38,7 +38,7 @@ function recordStatus(
 ): Promise<void> {
   return recordChange(tx, {
     // Every resource kind is an entity of the change log, under its job kind.
-    entityType: resource.kind as ChangeRecord["entityType"],
+    entityType: resource.kind,
     entityKey: name,
     action: "status",
     generation,
@@ -155,7 +155,7 @@ export async function removeDeletedResource(
     DELETE FROM ${resource.table} WHERE id = ${read.id}::uuid AND phase = ${Phase.DELETING}::"Phase"`;
   if (removed === 0) return false;
   await recordChange(tx, {
-    entityType: resource.kind as ChangeRecord["entityType"],
+    entityType: resource.kind,
     entityKey: name,
     action: "deleted",
     generation: read.generation,

@@ -3,7 +3,7 @@ import {
   recordResourceRealized,
   removeDeletedResource,
   writeTransaction,
-  type PrismaClient,
+  type DbClient,
 } from "@stream-registry/store";
 import { createThroughJournal, mayHaveMadeResource, SupersededAttempt } from "./create-journal.ts";
 import type { ReconcileHandler } from "./handler.ts";
@@ -29,7 +29,7 @@ export interface Attempt {
  * reconciler, which decides between a retry and FAILED.
  */
 export async function reconcileOnce<R extends ResourceStatus>(
-  prisma: PrismaClient,
+  prisma: DbClient,
   handler: ReconcileHandler<R>,
   attempt: Attempt,
   signal: AbortSignal,

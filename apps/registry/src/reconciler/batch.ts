@@ -6,7 +6,7 @@ import {
   recordResourceRealized,
   writeTransaction,
   type LeasedJob,
-  type PrismaClient,
+  type DbClient,
 } from "@stream-registry/store";
 import type { Attempt, Outcome } from "./attempt.ts";
 import type { CreateRequest, ReconcileHandler } from "./handler.ts";
@@ -28,7 +28,7 @@ interface Item<R> {
  * failed reads), which take the one-by-one path.
  */
 export async function realizeBatch<R extends ResourceStatus>(
-  prisma: PrismaClient,
+  prisma: DbClient,
   handler: ReconcileHandler<R> & Required<Pick<ReconcileHandler<R>, "createMany" | "batchKey">>,
   jobs: readonly LeasedJob[],
   signal: AbortSignal,
@@ -64,7 +64,7 @@ function firstCreate<R extends ResourceStatus>(handler: ReconcileHandler<R>, r: 
 }
 
 async function createGroup<R extends ResourceStatus>(
-  prisma: PrismaClient,
+  prisma: DbClient,
   handler: ReconcileHandler<R> & Required<Pick<ReconcileHandler<R>, "createMany">>,
   group: { job: LeasedJob; r: R }[],
   signal: AbortSignal,

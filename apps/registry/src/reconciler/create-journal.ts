@@ -5,7 +5,7 @@ import {
   appendPendingCreate,
   forgetPendingCreates,
   type ObservationReport,
-  type PrismaClient,
+  type DbClient,
 } from "@stream-registry/store";
 import type { HandlerContext, ReconcileHandler } from "./handler.ts";
 
@@ -27,7 +27,7 @@ export class SupersededAttempt extends Error {
  * journal, as does an older one the existing resource does not match.
  */
 export async function createThroughJournal<R extends ResourceStatus>(
-  prisma: PrismaClient,
+  prisma: DbClient,
   handler: ReconcileHandler<R>,
   r: R,
   context: HandlerContext,
@@ -68,7 +68,7 @@ export async function createThroughJournal<R extends ResourceStatus>(
  * A resource of that name that no create of the registry's accounts for belongs to someone else.
  */
 export async function mayHaveMadeResource<R extends ResourceStatus>(
-  prisma: PrismaClient,
+  prisma: DbClient,
   handler: ReconcileHandler<R>,
   r: R,
   context: HandlerContext,
@@ -86,7 +86,7 @@ export async function mayHaveMadeResource<R extends ResourceStatus>(
  * have made, and never will be.
  */
 async function adoptedEntry<R extends ResourceStatus>(
-  prisma: PrismaClient,
+  prisma: DbClient,
   handler: ReconcileHandler<R>,
   r: R,
   entries: PendingCreate[],
