@@ -87,8 +87,9 @@ export interface StreamInfrastructureManager {
   /**
    * Optional: creates many bindings of one cluster with one request to the platform (for Kafka, one
    * CreateTopics). Each outcome, in the order of `requests`, is what `createStreamBinding` would
-   * have given for that request alone: a refusal of one fails only that one. A failure of the
-   * whole call (the cluster unreachable) is thrown. Providers without it get one call each.
+   * have given for that request alone: a refusal of one fails only that one, and a failure of the
+   * whole call (the cluster unreachable) fails each with an error naming it. Anything thrown fails
+   * them all alike. Providers without it get one call each.
    */
   createStreamBindings?(
     requests: readonly BindingRequest[],

@@ -2,6 +2,7 @@ import type { ConfigMaps } from "@stream-registry/core";
 import {
   configRejected,
   InfrastructureError,
+  isProviderError,
   ResourceConflictError,
   type BatchOutcome,
   type BindingObservation,
@@ -225,12 +226,21 @@ export function createKafkaInfrastructure(connections: KafkaConnections) {
       });
       if (topics.length === 0) return outcomes;
       const { requestTimeoutMs } = cluster.settings;
-      const { existing, refused } = await connections.withAdmin(
-        cluster,
-        context,
-        `create ${topics.length} topic(s)`,
-        (admin) => createTopics(admin, topics, requestTimeoutMs),
-      );
+      const batchAction = `create ${topics.length} topic(s)`;
+      let created;
+      try {
+        created = await connections.withAdmin(cluster, context, batchAction, (admin) =>
+          createTopics(admin, topics, requestTimeoutMs),
+        );
+      } catch (error) {
+        // The one request failed (the cluster out of reach): each topic fails as its own create
+        // would have, in words that name it, so its binding's status says which topic.
+        for (const { index, name } of topics) {
+          outcomes[index] = { ok: false, error: renamed(error, batchAction, `create topic "${name}"`) };
+        }
+        return outcomes;
+      }
+      const { existing, refused } = created;
       // Each topic's follow-up (leaders, observation, adoption) has its own deadline: one request
       // for many topics must not make their follow-ups share one.
       await Promise.all(
@@ -360,4 +370,14 @@ export function clusterFitIssues(
     }
   }
   return issues;
+}
+
+/** `error` as the failure of `action` instead of `batchAction`, which its message starts with. */
+function renamed(error: unknown, batchAction: string, action: string): unknown {
+  if (!isProviderError(error) || !error.message.startsWith(batchAction)) return error;
+  return new InfrastructureError(action + error.message.slice(batchAction.length), {
+    retriable: error.retriable,
+    issues: [...error.issues],
+    cause: error,
+  });
 }

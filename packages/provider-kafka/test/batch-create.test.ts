@@ -86,14 +86,24 @@ describe("createStreamBindings", () => {
     expect(names.has(invalid)).toBe(false);
   });
 
-  it("throws when the cluster cannot be reached, for the whole batch", async () => {
+  it("fails each request in its own words when the cluster cannot be reached", async () => {
     const unreachable = clusterTarget("127.0.0.1:1", "kafka-nowhere", {
       "socket.connection.setup.timeout.ms": 300,
     });
-    const call = infra.createStreamBindings(
-      [bindingRequest(topicName("nowhere"), unreachable, maps(1))],
+    const names = [topicName("nowhere"), topicName("nowhere")];
+    const outcomes = await infra.createStreamBindings(
+      names.map((name) => bindingRequest(name, unreachable, maps(1))),
       context(),
     );
-    await expect(call).rejects.toSatisfy((error) => isProviderError(error) && error.retriable);
+    // Each fails as its own create would have: retriable, and its message names its topic.
+    expect(outcomes).toHaveLength(2);
+    outcomes.forEach((outcome, index) => {
+      expect(outcome.ok).toBe(false);
+      const error = (outcome as { error: unknown }).error;
+      expect(isProviderError(error) && error.retriable).toBe(true);
+      expect((error as Error).message).toMatch(
+        new RegExp(`^create topic "${names[index]}" on Kafka cluster .* failed: cannot reach the cluster`),
+      );
+    });
   });
 });
