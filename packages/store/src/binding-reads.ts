@@ -1,6 +1,6 @@
 import type { Binding, Cluster, Stream } from "@stream-registry/core";
 import { BINDING_COLUMNS, toBinding } from "./binding-row.ts";
-import { toCluster } from "./clusters.ts";
+import { JOINED_CLUSTER_COLUMNS, toCluster, toJoinedCluster, type JoinedClusterRow } from "./clusters.ts";
 import type { Db } from "./db.ts";
 import { Prisma } from "./generated/prisma/client.ts";
 import { toStream } from "./streams.ts";
@@ -35,35 +35,14 @@ export async function findBindingsOf(
   const [column, ids] =
     "streamIds" in of ? [Prisma.sql`b.stream_id`, of.streamIds] : [Prisma.sql`b.cluster_id`, of.clusterIds];
   const rows = await db.$queryRaw<JoinedRow[]>`
-    SELECT b.id::text AS id, b.stream_id::text AS "streamId", b.cluster_id::text AS "clusterId",
-      b.is_default AS "isDefault", b.config, b.producer_config AS "producerConfig",
+    SELECT b.id::text AS id, b.stream_id::text AS "streamId", b.is_default AS "isDefault", b.config, b.producer_config AS "producerConfig",
       b.consumer_config AS "consumerConfig", b.generation, b.observed_generation AS "observedGeneration",
       b.phase::text AS phase, b.message, b.status_updated_at AS "statusUpdatedAt",
-      b.created_at AS "createdAt", b.updated_at AS "updatedAt",
-      c.name AS "clusterName", c.provider AS "clusterProvider", c.config AS "clusterConfig",
-      c.generation AS "clusterGeneration", c.created_at AS "clusterCreatedAt", c.updated_at AS "clusterUpdatedAt"
+      b.created_at AS "createdAt", b.updated_at AS "updatedAt", ${JOINED_CLUSTER_COLUMNS}
     FROM binding b JOIN cluster c ON c.id = b.cluster_id
     WHERE ${column} = ANY(${[...ids]}::uuid[])
     ORDER BY b.created_at, b.id`;
-  return rows.map((row) => ({
-    ...toBinding(row),
-    cluster: toCluster({
-      id: row.clusterId,
-      name: row.clusterName,
-      provider: row.clusterProvider,
-      config: row.clusterConfig,
-      generation: row.clusterGeneration,
-      createdAt: row.clusterCreatedAt,
-      updatedAt: row.clusterUpdatedAt,
-    }),
-  }));
+  return rows.map((row) => ({ ...toBinding(row), cluster: toJoinedCluster(row) }));
 }
 
-type JoinedRow = Parameters<typeof toBinding>[0] & {
-  clusterName: string;
-  clusterProvider: string;
-  clusterConfig: Prisma.JsonValue;
-  clusterGeneration: number;
-  clusterCreatedAt: Date;
-  clusterUpdatedAt: Date;
-};
+type JoinedRow = Parameters<typeof toBinding>[0] & JoinedClusterRow;

@@ -1,4 +1,4 @@
-import type { Prisma } from "./generated/prisma/client.ts";
+import { Prisma } from "./generated/prisma/client.ts";
 import type { Tx } from "./transaction.ts";
 
 export interface ChangeRecord {
@@ -11,7 +11,18 @@ export interface ChangeRecord {
   data?: Prisma.InputJsonValue;
 }
 
+/**
+ * The INSERT of one change-log entry, for a statement that makes a change and logs it at once (a
+ * data-modifying WITH): `from` (e.g. `FROM written`) logs it only if that part wrote a row.
+ */
+export function changeInsertSql(change: ChangeRecord, from: Prisma.Sql = Prisma.empty): Prisma.Sql {
+  return Prisma.sql`
+    INSERT INTO change (entity_type, entity_key, action, generation, actor, data)
+    SELECT ${change.entityType}, ${change.entityKey}, ${change.action}, ${change.generation}::int,
+      ${change.actor}, ${JSON.stringify(change.data ?? {})}::jsonb ${from}`;
+}
+
 /** Appends to the ordered change log; always inside the transaction that made the change. */
 export async function recordChange(tx: Tx, change: ChangeRecord): Promise<void> {
-  await tx.change.create({ data: { ...change, data: change.data ?? {} } });
+  await tx.$executeRaw`${changeInsertSql(change)}`;
 }

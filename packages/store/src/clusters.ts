@@ -2,12 +2,40 @@ import { redactSecrets, type Cluster, type ConfigMaps, type SecretKeyRule } from
 import { touchBindings } from "./bindings.ts";
 import { recordChange } from "./change-log.ts";
 import type { Db } from "./db.ts";
-import type { Cluster as ClusterRow } from "./generated/prisma/client.ts";
+import { Prisma, type Cluster as ClusterRow } from "./generated/prisma/client.ts";
 import type { Tx } from "./transaction.ts";
 
 /** The one place a cluster row becomes a Cluster: its config was checked before it was stored. */
 export function toCluster(row: ClusterRow): Cluster {
   return { ...row, config: row.config as ConfigMaps };
+}
+
+/** A cluster's columns as a join reads them beside another table's (`c`), prefixed "cluster". */
+export const JOINED_CLUSTER_COLUMNS = Prisma.sql`
+  c.id::text AS "clusterId", c.name AS "clusterName", c.provider AS "clusterProvider",
+  c.config AS "clusterConfig", c.generation AS "clusterGeneration", c.created_at AS "clusterCreatedAt",
+  c.updated_at AS "clusterUpdatedAt"`;
+
+export interface JoinedClusterRow {
+  clusterId: string;
+  clusterName: string;
+  clusterProvider: string;
+  clusterConfig: Prisma.JsonValue;
+  clusterGeneration: number;
+  clusterCreatedAt: Date;
+  clusterUpdatedAt: Date;
+}
+
+export function toJoinedCluster(row: JoinedClusterRow): Cluster {
+  return toCluster({
+    id: row.clusterId,
+    name: row.clusterName,
+    provider: row.clusterProvider,
+    config: row.clusterConfig,
+    generation: row.clusterGeneration,
+    createdAt: row.clusterCreatedAt,
+    updatedAt: row.clusterUpdatedAt,
+  });
 }
 
 /** Who writes, and which keys are secret: the change log holds what a cluster became, secrets removed. */

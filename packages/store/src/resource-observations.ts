@@ -1,4 +1,5 @@
 import type { Db } from "./db.ts";
+import { Prisma } from "./generated/prisma/client.ts";
 import type { ResourceTable } from "./resource-table.ts";
 
 /** What a provider reports of a resource it realized (provider-api's BindingObservation, for bindings). */
@@ -19,9 +20,19 @@ export async function saveResourceObservation(
   observation: ObservationReport,
   observedAt: Date = new Date(),
 ): Promise<void> {
+  await db.$executeRaw`${observationUpsert(resource, id, observation, observedAt)}`;
+}
+
+/** saveResourceObservation's statement, not run: for a statement that also writes the status. */
+export function observationUpsert(
+  resource: ResourceTable,
+  id: string,
+  observation: ObservationReport,
+  observedAt: Date = new Date(),
+): Prisma.Sql {
   const { observations: table, observationKey: key } = resource;
   const details = JSON.stringify(observation.details ?? {});
-  await db.$executeRaw`
+  return Prisma.sql`
     INSERT INTO ${table} (${key}, message, details, observed_at)
     VALUES (${id}::uuid, ${observation.message ?? null}, ${details}::jsonb, ${observedAt})
     ON CONFLICT (${key}) DO UPDATE

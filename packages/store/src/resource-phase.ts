@@ -24,6 +24,21 @@ export async function writeResourcePhase(
   transition: PhaseTransition,
   fields: StatusFields = {},
 ): Promise<{ phase: Phase; written: boolean }> {
+  const { phase, sql } = resourcePhaseUpdate(resource, target, transition, fields);
+  const count = await db.$executeRaw`${sql}`;
+  return { phase, written: count > 0 };
+}
+
+/**
+ * writeResourcePhase's UPDATE, not run: for a statement that writes the phase together with what
+ * goes with it (a data-modifying WITH). It returns the id of the row it wrote, if it wrote one.
+ */
+export function resourcePhaseUpdate(
+  resource: ResourceTable,
+  target: PhaseTarget,
+  transition: PhaseTransition,
+  fields: StatusFields = {},
+): { phase: Phase; sql: Prisma.Sql } {
   const phase = nextPhase(transition.from, transition.event);
   const sets = [Prisma.sql`phase = ${phase}::"Phase"`, Prisma.sql`status_updated_at = ${new Date()}`];
   if (fields.message !== undefined) sets.push(Prisma.sql`message = ${fields.message}`);
@@ -34,7 +49,9 @@ export async function writeResourcePhase(
   if (target.generation !== undefined) where.push(Prisma.sql`generation = ${target.generation}`);
   if (typeof target.phase === "string") where.push(Prisma.sql`phase = ${target.phase}::"Phase"`);
   else if (target.phase) where.push(Prisma.sql`phase <> ${target.phase.not}::"Phase"`);
-  const count = await db.$executeRaw`
-    UPDATE ${resource.table} SET ${Prisma.join(sets, ", ")} WHERE ${Prisma.join(where, " AND ")}`;
-  return { phase, written: count > 0 };
+  return {
+    phase,
+    sql: Prisma.sql`
+      UPDATE ${resource.table} SET ${Prisma.join(sets, ", ")} WHERE ${Prisma.join(where, " AND ")} RETURNING id`,
+  };
 }

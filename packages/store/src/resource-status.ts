@@ -1,11 +1,12 @@
 import { Phase, type ResourceStatus } from "@stream-registry/core";
-import { recordChange } from "./change-log.ts";
+import { changeInsertSql, recordChange, type ChangeRecord } from "./change-log.ts";
+import { Prisma } from "./generated/prisma/client.ts";
 import type { Db } from "./db.ts";
 import { enqueueJob } from "./job-queue.ts";
-import { writeResourcePhase } from "./resource-phase.ts";
+import { resourcePhaseUpdate, writeResourcePhase } from "./resource-phase.ts";
 import {
   deleteResourceObservation,
-  saveResourceObservation,
+  observationUpsert,
   type ObservationReport,
 } from "./resource-observations.ts";
 import type { ResourceTable } from "./resource-table.ts";
@@ -29,6 +30,23 @@ export interface AttemptFailure {
 }
 
 /** The reconciler's change-log entry for a resource whose phase it changed. */
+function statusChange(
+  resource: ResourceTable,
+  name: string,
+  generation: number,
+  status: { phase: Phase; message?: string | null },
+): ChangeRecord {
+  // Every resource kind is an entity of the change log, under its job kind.
+  return {
+    entityType: resource.kind,
+    entityKey: name,
+    action: "status",
+    generation,
+    actor: "reconciler",
+    data: status,
+  };
+}
+
 function recordStatus(
   tx: Tx,
   resource: ResourceTable,
@@ -36,45 +54,43 @@ function recordStatus(
   generation: number,
   status: { phase: Phase; message?: string | null },
 ): Promise<void> {
-  return recordChange(tx, {
-    // Every resource kind is an entity of the change log, under its job kind.
-    entityType: resource.kind,
-    entityKey: name,
-    action: "status",
-    generation,
-    actor: "reconciler",
-    data: status,
-  });
+  return recordChange(tx, statusChange(resource, name, generation, status));
 }
 
 /**
  * The generation `read` had was realized. Only it may turn ONLINE: a newer desired state, or a
  * delete that arrived meanwhile, has its own job and is not overwritten, yet records that this
- * generation was realized, so that the next attempt updates rather than creates.
+ * generation was realized, so that the next attempt updates rather than creates. One statement:
+ * the status, the observation and the change-log entry are written together or not at all.
  */
 export async function recordResourceRealized(
-  tx: Tx,
+  db: Db,
   resource: ResourceTable,
   read: ResourceStatus,
   name: string,
   observation: ObservationReport | undefined,
 ): Promise<void> {
-  const { phase, written } = await writeResourcePhase(
-    tx,
+  const { phase, sql: realize } = resourcePhaseUpdate(
     resource,
     { id: read.id, generation: read.generation, phase: { not: Phase.DELETING } },
     { from: read.phase, event: "realized" },
     { observedGeneration: read.generation, clearJournal: true, message: observation?.message ?? null },
   );
-  if (observation) await saveResourceObservation(tx, resource, read.id, observation);
-  if (!written) {
-    await tx.$executeRaw`
+  const observed = observation
+    ? Prisma.sql`, observed AS (${observationUpsert(resource, read.id, observation)})`
+    : Prisma.empty;
+  const logged =
+    read.phase !== phase
+      ? Prisma.sql`, logged AS (${changeInsertSql(statusChange(resource, name, read.generation, { phase }), Prisma.sql`FROM realized`)})`
+      : Prisma.empty;
+  await db.$executeRaw`
+    WITH realized AS (${realize}),
+    behind AS (
       UPDATE ${resource.table} SET observed_generation = ${read.generation}::int, pending_creates = '[]'::jsonb
-        WHERE id = ${read.id}::uuid
-          AND (observed_generation IS NULL OR observed_generation < ${read.generation}::int)`;
-  } else if (read.phase !== phase) {
-    await recordStatus(tx, resource, name, read.generation, { phase });
-  }
+        WHERE id = ${read.id}::uuid AND NOT EXISTS (SELECT FROM realized)
+          AND (observed_generation IS NULL OR observed_generation < ${read.generation}::int))
+    ${observed} ${logged}
+    SELECT count(*) FROM realized`;
 }
 
 /**

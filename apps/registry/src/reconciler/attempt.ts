@@ -25,16 +25,18 @@ export interface Attempt {
 
 /**
  * Brings one resource to its desired state through its handler. Level-triggered: it reads the
- * latest desired state, so a retry or a duplicate request is harmless. Errors propagate to the
- * reconciler, which decides between a retry and FAILED.
+ * latest desired state (or takes `read`, the resource as just read for this job), so a retry or a
+ * duplicate request is harmless. Errors propagate to the reconciler, which decides between a retry
+ * and FAILED.
  */
 export async function reconcileOnce<R extends ResourceStatus>(
   prisma: DbClient,
   handler: ReconcileHandler<R>,
   attempt: Attempt,
   signal: AbortSignal,
+  read?: R | null,
 ): Promise<Outcome> {
-  const r = await handler.load(attempt.id);
+  const r = read === undefined ? await handler.load(attempt.id) : read;
   if (!r) return "gone";
   const name = handler.name(r);
   attempt.read = { generation: r.generation, name };
@@ -62,8 +64,6 @@ export async function reconcileOnce<R extends ResourceStatus>(
   }
   // Only the generation read may turn ONLINE: a newer desired state, or a delete that arrived
   // meanwhile, has its own job and is not overwritten.
-  await writeTransaction(prisma, (tx) =>
-    recordResourceRealized(tx, handler.resource, r, name, realized ?? undefined),
-  );
+  await recordResourceRealized(prisma, handler.resource, r, name, realized ?? undefined);
   return "realized";
 }

@@ -4,12 +4,15 @@ import {
   appendPendingCreate,
   forgetPendingCreates,
   recordResourceRealized,
-  writeTransaction,
   type LeasedJob,
   type DbClient,
 } from "@stream-registry/store";
+import { forEachConcurrently } from "../periodic.ts";
 import type { Attempt, Outcome } from "./attempt.ts";
 import type { CreateRequest, ReconcileHandler } from "./handler.ts";
+
+/** Status writes of one batch at once: a few, so that API requests still find a free connection. */
+const STATUS_WRITERS = 4;
 
 /** What one job of a batch came to: an outcome, or the error its attempt failed with. */
 export type BatchResult = { job: LeasedJob; attempt: Attempt } & ({ outcome: Outcome } | { error: unknown });
@@ -21,26 +24,32 @@ interface Item<R> {
   request: CreateRequest;
 }
 
+/** A job the batch left to the one-by-one path, with the resource as the batch read it (if it could). */
+export interface LeftJob<R> {
+  job: LeasedJob;
+  r?: R | null;
+}
+
 /**
  * Realizes with one `createMany` call per batch key the resources of `jobs` that only need their
  * first create (nothing older in their journal to adopt), journaling each request first as a
  * single create would. Hands back the other jobs (deletes, updates, adoptions, gone resources,
- * failed reads), which take the one-by-one path.
+ * failed reads), which take the one-by-one path, each with what was read of it.
  */
 export async function realizeBatch<R extends ResourceStatus>(
   prisma: DbClient,
   handler: ReconcileHandler<R> & Required<Pick<ReconcileHandler<R>, "createMany" | "batchKey">>,
   jobs: readonly LeasedJob[],
   signal: AbortSignal,
-): Promise<{ results: BatchResult[]; rest: LeasedJob[] }> {
+): Promise<{ results: BatchResult[]; rest: LeftJob<R>[] }> {
   const loaded = await Promise.all(
-    jobs.map(async (job) => ({ job, r: await handler.load(job.targetId).catch(() => null) })),
+    jobs.map(async (job) => ({ job, r: await handler.load(job.targetId).catch(() => undefined) })),
   );
-  const rest: LeasedJob[] = [];
+  const rest: LeftJob<R>[] = [];
   const groups = new Map<string, { job: LeasedJob; r: R }[]>();
   for (const { job, r } of loaded) {
     if (!r || !firstCreate(handler, r)) {
-      rest.push(job);
+      rest.push({ job, r });
       continue;
     }
     const key = handler.batchKey(r);
@@ -104,22 +113,22 @@ async function createGroup<R extends ResourceStatus>(
     }
     results.push({ job: item.job, attempt: item.attempt, error: outcome.error });
   }
-  try {
-    await writeTransaction(prisma, async (tx) => {
-      for (const { item, observation } of realized) {
-        await recordResourceRealized(
-          tx,
-          handler.resource,
-          item.r,
-          item.attempt.read!.name,
-          observation.value ?? undefined,
-        );
-      }
-    });
-    for (const { item } of realized)
-      results.push({ job: item.job, attempt: item.attempt, outcome: "realized" });
-  } catch (error) {
-    for (const { item } of realized) results.push({ job: item.job, attempt: item.attempt, error });
-  }
+  // Each its own statement (status, observation and change-log entry at once): one that cannot be
+  // written fails only its own job, which is retried.
+  await forEachConcurrently(realized, STATUS_WRITERS, async ({ item, observation }) => {
+    const { job, attempt, r } = item;
+    try {
+      await recordResourceRealized(
+        prisma,
+        handler.resource,
+        r,
+        attempt.read!.name,
+        observation.value ?? undefined,
+      );
+      results.push({ job, attempt, outcome: "realized" });
+    } catch (error) {
+      results.push({ job, attempt, error });
+    }
+  });
   return results;
 }

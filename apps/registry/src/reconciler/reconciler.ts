@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { retryDelayMs } from "@stream-registry/core";
+import { retryDelayMs, type ResourceStatus } from "@stream-registry/core";
 import { isPermanentProviderError } from "@stream-registry/provider-api";
 import {
   completeJob,
@@ -18,7 +18,7 @@ import type { Logger } from "../logger.ts";
 import type { ServiceDeps } from "../services/deps.ts";
 import { forEachConcurrently } from "../periodic.ts";
 import { reconcileOnce, type Attempt, type Outcome } from "./attempt.ts";
-import { realizeBatch } from "./batch.ts";
+import { realizeBatch, type LeftJob } from "./batch.ts";
 import type { Handlers, ReconcileHandler } from "./handler.ts";
 
 type ReconcilerDeps = Pick<ServiceDeps, "db">;
@@ -176,7 +176,7 @@ export class Reconciler {
       const batching = handler as Parameters<typeof realizeBatch>[1];
       const { results, rest } = await realizeBatch(prisma, batching, jobs, this.abort.signal).catch(() => ({
         results: [],
-        rest: jobs,
+        rest: jobs.map((job): LeftJob<ResourceStatus> => ({ job })),
       }));
       if (results.length > 0) {
         this.logger.debug({ kind, jobs: results.length, durationMs: elapsed(started) }, "batch realized");
@@ -189,7 +189,9 @@ export class Reconciler {
             : this.settleFailure(result.job, handler, result.attempt, result.error, log, started);
         }),
       );
-      await forEachConcurrently(rest, this.config.concurrency, (job) => this.handle(job, true));
+      // What the batch read of them is used, not read again: every write an attempt makes is
+      // conditional on the generation it read, and a change since has its own job.
+      await forEachConcurrently(rest, this.config.concurrency, ({ job, r }) => this.handle(job, true, r));
     } finally {
       clearInterval(heartbeat);
     }
@@ -207,7 +209,8 @@ export class Reconciler {
     this.logger.info({ ...log, outcome, durationMs: elapsed(started) }, "reconcile");
   }
 
-  private async handle(job: LeasedJob, announced = false): Promise<void> {
+  /** `read`: the resource as just read for this job (null: gone); undefined reads it now. */
+  private async handle(job: LeasedJob, announced = false, read?: ResourceStatus | null): Promise<void> {
     const { prisma } = this.deps.db;
     const started = performance.now();
     const heartbeat = setInterval(
@@ -221,7 +224,7 @@ export class Reconciler {
     let outcome: Outcome;
     try {
       if (!handler) throw new Error(`no reconcile handler for job kind "${job.kind}" in this registry`);
-      outcome = await reconcileOnce(prisma, handler, attempt, this.abort.signal);
+      outcome = await reconcileOnce(prisma, handler, attempt, this.abort.signal, read);
     } catch (error) {
       await this.settleFailure(job, handler, attempt, error, log, started);
       return;
