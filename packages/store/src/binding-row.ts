@@ -1,5 +1,5 @@
 import type { Binding, ConfigMaps } from "@stream-registry/core";
-import type { Prisma } from "./generated/prisma/client.ts";
+import { Prisma } from "./generated/prisma/client.ts";
 
 /**
  * The columns a Binding is made of: all but the create journal, which only the reconciler reads,
@@ -22,7 +22,14 @@ export const BINDING_COLUMNS = {
   updatedAt: true,
 } as const satisfies Prisma.BindingSelect;
 
-type BindingRow = Prisma.BindingGetPayload<{ select: typeof BINDING_COLUMNS }>;
+/** BINDING_COLUMNS in SQL, for raw statements (`RETURNING`), in Prisma's field names. */
+export const BINDING_SQL_COLUMNS = Prisma.sql`
+  id::text AS id, stream_id::text AS "streamId", cluster_id::text AS "clusterId", is_default AS "isDefault",
+  config, producer_config AS "producerConfig", consumer_config AS "consumerConfig", generation,
+  observed_generation AS "observedGeneration", phase::text AS phase, message,
+  status_updated_at AS "statusUpdatedAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+export type BindingRow = Prisma.BindingGetPayload<{ select: typeof BINDING_COLUMNS }>;
 
 /** The one place a binding row becomes a Binding: its overrides were checked before they were stored. */
 export function toBinding(row: BindingRow): Binding {

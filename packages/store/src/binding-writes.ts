@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import {
   formatFqn,
   Phase,
@@ -7,10 +8,10 @@ import {
   type SecretKeyRule,
 } from "@stream-registry/core";
 import { writeBindingPhase, type PhaseWriteFields } from "./binding-phase.ts";
-import { BINDING_COLUMNS, toBinding } from "./binding-row.ts";
+import { BINDING_COLUMNS, BINDING_SQL_COLUMNS, toBinding, type BindingRow } from "./binding-row.ts";
 import { BINDING_JOB } from "./bindings.ts";
-import { recordChange } from "./change-log.ts";
-import { enqueueJob } from "./job-queue.ts";
+import { changeInsertSql, recordChange } from "./change-log.ts";
+import { enqueueJob, jobInsertSql } from "./job-queue.ts";
 import type { Tx } from "./transaction.ts";
 
 /** Who writes, the binding's names for its change-log key, and which keys are secret. */
@@ -34,8 +35,8 @@ export async function findBindingsOfStream(tx: Tx, streamId: string) {
 }
 
 /**
- * A new binding with its reconcile job and change-log entry. `isDefault` is the caller's rule
- * (the first live binding of a stream is its default).
+ * A new binding with its reconcile job and change-log entry, in one statement. `isDefault` is the
+ * caller's rule (the first live binding of a stream is its default).
  */
 export async function createBinding(
   tx: Tx,
@@ -43,20 +44,34 @@ export async function createBinding(
   overrides: BindingOverrides,
   by: BindingWriter,
 ): Promise<Binding> {
-  // pendingCreates []: nothing sent yet (the create journal, apps/registry/src/reconciler/create-journal.ts).
-  const created = toBinding(
-    await tx.binding.create({ data: { ...ids, pendingCreates: [], ...overrides }, select: BINDING_COLUMNS }),
-  );
-  await enqueueJob(tx, BINDING_JOB, created.id);
-  await recordChange(tx, {
+  const maps = {
+    config: overrides.config ?? {},
+    producerConfig: overrides.producerConfig ?? {},
+    consumerConfig: overrides.consumerConfig ?? {},
+  };
+  const json = (value: ConfigMaps) => JSON.stringify(value);
+  const id = randomUUID();
+  const logged = changeInsertSql({
     entityType: "binding",
     entityKey: formatFqn(by.namespace, by.cluster, by.stream),
     action: "created",
-    generation: created.generation,
+    generation: 1,
     actor: by.actor,
-    data: changeData(created, by.secrets),
+    data: changeData(maps, by.secrets),
   });
-  return created;
+  // pending_creates []: nothing sent yet (the create journal, apps/registry/src/reconciler/create-journal.ts).
+  const [row] = await tx.$queryRaw<BindingRow[]>`
+    WITH created AS (
+      INSERT INTO binding (id, stream_id, cluster_id, is_default, config, producer_config,
+        consumer_config, generation, pending_creates, updated_at)
+      VALUES (${id}::uuid, ${ids.streamId}::uuid, ${ids.clusterId}::uuid, ${ids.isDefault},
+        ${json(maps.config)}::jsonb, ${json(maps.producerConfig)}::jsonb, ${json(maps.consumerConfig)}::jsonb,
+        1, '[]'::jsonb, now())
+      RETURNING ${BINDING_SQL_COLUMNS}),
+    queued AS (${jobInsertSql(BINDING_JOB, id)}),
+    logged AS (${logged})
+    SELECT * FROM created`;
+  return toBinding(row!);
 }
 
 /**
@@ -125,7 +140,10 @@ async function promoteNextDefault(tx: Tx, streamId: string, by: BindingWriter): 
   });
 }
 
-function changeData(binding: Binding, secrets: SecretKeyRule) {
+function changeData(
+  binding: Pick<Binding, "config" | "producerConfig" | "consumerConfig">,
+  secrets: SecretKeyRule,
+) {
   return {
     config: redactSecrets(binding.config, secrets),
     producerConfig: redactSecrets(binding.producerConfig, secrets),

@@ -1,8 +1,17 @@
 import { Prisma } from "./generated/prisma/client.ts";
 
-/** True when a write failed on a unique constraint (Prisma's P2002, on both adapters). */
+/**
+ * True when a write failed on a unique constraint: Prisma's P2002 for its own queries, on both
+ * adapters; for raw SQL, the adapter's classification (SQLSTATE 23505).
+ */
 export function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  const adapter = adapterCause(error);
+  return (
+    error.code === "P2002" ||
+    adapter?.kind === "UniqueConstraintViolation" ||
+    adapter?.originalCode === "23505"
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { PrismaClient } from "./generated/prisma/client.ts";
+import { Prisma, type PrismaClient } from "./generated/prisma/client.ts";
 import type { Tx } from "./transaction.ts";
 
 /** A leased reconcile request. `seq` identifies the request the worker saw. */
@@ -16,7 +16,12 @@ export interface LeasedJob {
  * target is bumped instead of duplicated: reconciling reads the latest desired state anyway.
  */
 export async function enqueueJob(tx: Tx, kind: string, targetId: string): Promise<void> {
-  await tx.$executeRaw`
+  await tx.$executeRaw`${jobInsertSql(kind, targetId)}`;
+}
+
+/** enqueueJob's statement, not run: for a statement that makes the change and asks for its job at once. */
+export function jobInsertSql(kind: string, targetId: string): Prisma.Sql {
+  return Prisma.sql`
     INSERT INTO job (kind, target_id) VALUES (${kind}, ${targetId})
     ON CONFLICT (kind, target_id) DO UPDATE
       SET seq = job.seq + 1, run_at = now(), attempts = 0, last_error = NULL`;

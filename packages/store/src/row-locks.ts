@@ -36,3 +36,32 @@ export async function lockStreamByName(tx: Tx, name: string, mode: LockMode): Pr
 export async function lockStream(tx: Tx, id: string, mode: LockMode): Promise<void> {
   await tx.$queryRawUnsafe(`SELECT 1 FROM stream WHERE id = $1::uuid ${CLAUSE[mode]}`, id);
 }
+
+/** What a binding's writer checks of its stream and cluster (`lockClusterAndStream`). */
+export interface LockedClusterAndStream {
+  clusterGeneration: number;
+  streamGeneration: number;
+  streamDeleting: boolean;
+}
+
+/**
+ * Share-locks a cluster and write-locks a stream, in that order, and reads what a binding's writer
+ * checks of them, in one statement: a row is read as it is once locked (its last committed
+ * version), so no second read is needed. Null if either is gone.
+ */
+export async function lockClusterAndStream(
+  tx: Tx,
+  clusterId: string,
+  streamId: string,
+): Promise<LockedClusterAndStream | null> {
+  // The locks are taken in the order of the FOR clauses: the cluster first, as everywhere.
+  const [row] = await tx.$queryRawUnsafe<LockedClusterAndStream[]>(
+    `SELECT c.generation AS "clusterGeneration", s.generation AS "streamGeneration",
+       s.deleting AS "streamDeleting"
+     FROM cluster c, stream s WHERE c.id = $1::uuid AND s.id = $2::uuid
+     ${CLAUSE.share} OF c ${CLAUSE.write} OF s`,
+    clusterId,
+    streamId,
+  );
+  return row ?? null;
+}

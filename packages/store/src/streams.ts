@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import {
   redactSecrets,
   type Binding,
@@ -7,10 +8,10 @@ import {
 } from "@stream-registry/core";
 import { BINDING_COLUMNS, toBinding } from "./binding-row.ts";
 import { touchBindings } from "./bindings.ts";
-import { recordChange } from "./change-log.ts";
+import { changeInsertSql, recordChange } from "./change-log.ts";
 import { lockStream } from "./row-locks.ts";
 import type { Db } from "./db.ts";
-import type { Stream as StreamRow } from "./generated/prisma/client.ts";
+import { Prisma, type Stream as StreamRow } from "./generated/prisma/client.ts";
 import type { Tx } from "./transaction.ts";
 
 /** The one place a stream row becomes a Stream: its config maps were checked before they were stored. */
@@ -68,23 +69,42 @@ export async function findStreamWithBindings(
   };
 }
 
-/** Creates a stream; a name taken throws the database's unique violation (`isUniqueViolation`). */
+/** A stream row as raw SQL reads it, in Prisma's field names. */
+const STREAM_RETURNING = Prisma.sql`
+  id::text AS id, name, config, producer_config AS "producerConfig", consumer_config AS "consumerConfig",
+  generation, deleting, created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+/**
+ * Creates a stream and its change-log entry in one statement (no transaction to open); a name
+ * taken throws the database's unique violation (`isUniqueViolation`), having written nothing.
+ */
 export async function createStream(
-  tx: Tx,
+  db: Db,
   name: string,
   configs: StreamConfigs,
   by: StreamWriter,
 ): Promise<Stream> {
-  const stream = toStream(await tx.stream.create({ data: { name, ...configs } }));
-  await recordChange(tx, {
-    entityType: "stream",
-    entityKey: stream.name,
-    action: "created",
-    generation: stream.generation,
-    actor: by.actor,
-    data: changeData(stream, by.secrets),
-  });
-  return stream;
+  const json = (maps: ConfigMaps) => JSON.stringify(maps);
+  const logged = changeInsertSql(
+    {
+      entityType: "stream",
+      entityKey: name,
+      action: "created",
+      generation: 1,
+      actor: by.actor,
+      data: changeData(configs, by.secrets),
+    },
+    Prisma.sql`FROM created`,
+  );
+  const [row] = await db.$queryRaw<StreamRow[]>`
+    WITH created AS (
+      INSERT INTO stream (id, name, config, producer_config, consumer_config, generation, updated_at)
+      VALUES (${randomUUID()}::uuid, ${name}, ${json(configs.config)}::jsonb,
+        ${json(configs.producerConfig)}::jsonb, ${json(configs.consumerConfig)}::jsonb, 1, now())
+      RETURNING ${STREAM_RETURNING}),
+    logged AS (${logged})
+    SELECT * FROM created`;
+  return toStream(row!);
 }
 
 /**
@@ -142,7 +162,7 @@ export async function markStreamDeleting(tx: Tx, stream: Stream, actor: string):
   return { ...stream, deleting: true };
 }
 
-function changeData(stream: Stream, secrets: SecretKeyRule) {
+function changeData(stream: StreamConfigs, secrets: SecretKeyRule) {
   return {
     config: redactSecrets(stream.config, secrets),
     producerConfig: redactSecrets(stream.producerConfig, secrets),

@@ -12,10 +12,9 @@ import {
   findBindingByNames,
   findBindingsOfStream,
   findCluster,
-  findClusterById,
   findStream,
   findStreamById,
-  lockCluster,
+  lockClusterAndStream,
   lockStream,
   writeTransaction,
 } from "@stream-registry/store";
@@ -58,16 +57,11 @@ export class BindingService {
       const binding = await writeTransaction(this.deps.db.prisma, async (tx) => {
         // What was validated must still hold: same stream and cluster, not being deleted. The
         // stream's lock also makes its bindings' writes take turns (one default, no duplicate).
-        await lockCluster(tx, cluster.id, "share");
-        await lockStream(tx, stream.id, "write");
-        const [liveStream, liveCluster] = await Promise.all([
-          findStreamById(tx, stream.id),
-          findClusterById(tx, cluster.id),
-        ]);
+        const live = await lockClusterAndStream(tx, cluster.id, stream.id);
         if (
-          liveStream?.generation !== stream.generation ||
-          liveStream.deleting ||
-          liveCluster?.generation !== cluster.generation
+          live?.streamGeneration !== stream.generation ||
+          live.streamDeleting ||
+          live.clusterGeneration !== cluster.generation
         ) {
           throw new StaleRead();
         }

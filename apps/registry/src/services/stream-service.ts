@@ -49,9 +49,10 @@ export class StreamService {
     const configs = checkConfigInput(input, EMPTY_CONFIG_SET, this.deps.providers, errors);
     throwIfAny(errors);
     try {
-      return await writeTransaction(this.deps.db.prisma, (tx) =>
-        createStream(tx, input.name, configs, { actor, secrets: this.deps.providers.isSecret }),
-      );
+      return await createStream(this.deps.db.prisma, input.name, configs, {
+        actor,
+        secrets: this.deps.providers.isSecret,
+      });
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw new RegistryError(ErrorCode.ALREADY_EXISTS, `stream "${input.name}" already exists`, [
