@@ -10,7 +10,7 @@ import { JOINED_CLUSTER_COLUMNS, toJoinedCluster, type JoinedClusterRow } from "
 import type { Db } from "./db.ts";
 import { Prisma } from "./generated/prisma/client.ts";
 import { defineResourceTable } from "./resource-table.ts";
-import { toStream } from "./streams.ts";
+import { JOINED_STREAM_COLUMNS, toJoinedStream, type JoinedStreamRow } from "./streams.ts";
 
 /** Where bindings keep their status block and observations: the reconcile kernel's first kind. */
 export const BINDING_RESOURCE = defineResourceTable({
@@ -35,26 +35,13 @@ export interface BindingToReconcile extends ResourceStatus {
  * job, so the three reads Prisma's `include` makes would be most of a reconcile's round trips.
  */
 const RECONCILE_READ = Prisma.sql`
-  SELECT b.id::text AS id, b.stream_id::text AS "streamId", b.config, b.producer_config AS "producerConfig", b.consumer_config AS "consumerConfig",
+  SELECT b.id::text AS id, b.config, b.producer_config AS "producerConfig", b.consumer_config AS "consumerConfig",
     b.generation, b.observed_generation AS "observedGeneration", b.pending_creates AS "pendingCreates",
     b.phase::text AS phase,
-    s.name AS "streamName", s.config AS "streamConfig", s.producer_config AS "streamProducerConfig",
-    s.consumer_config AS "streamConsumerConfig", s.generation AS "streamGeneration",
-    s.deleting AS "streamDeleting", s.created_at AS "streamCreatedAt", s.updated_at AS "streamUpdatedAt",
-    ${JOINED_CLUSTER_COLUMNS}
+    ${JOINED_STREAM_COLUMNS}, ${JOINED_CLUSTER_COLUMNS}
   FROM binding b JOIN stream s ON s.id = b.stream_id JOIN cluster c ON c.id = b.cluster_id`;
 
-type ReconcileRow = Omit<BindingToReconcile, "stream" | "cluster"> &
-  JoinedClusterRow & {
-    streamName: string;
-    streamConfig: Prisma.JsonValue;
-    streamProducerConfig: Prisma.JsonValue;
-    streamConsumerConfig: Prisma.JsonValue;
-    streamGeneration: number;
-    streamDeleting: boolean;
-    streamCreatedAt: Date;
-    streamUpdatedAt: Date;
-  };
+type ReconcileRow = Omit<BindingToReconcile, "stream" | "cluster"> & JoinedStreamRow & JoinedClusterRow;
 
 function toBindingToReconcile(row: ReconcileRow): BindingToReconcile {
   return {
@@ -67,17 +54,7 @@ function toBindingToReconcile(row: ReconcileRow): BindingToReconcile {
     observedGeneration: row.observedGeneration,
     pendingCreates: row.pendingCreates as PendingCreate[] | null,
     phase: row.phase,
-    stream: toStream({
-      id: row.streamId,
-      name: row.streamName,
-      config: row.streamConfig,
-      producerConfig: row.streamProducerConfig,
-      consumerConfig: row.streamConsumerConfig,
-      generation: row.streamGeneration,
-      deleting: row.streamDeleting,
-      createdAt: row.streamCreatedAt,
-      updatedAt: row.streamUpdatedAt,
-    }),
+    stream: toJoinedStream(row),
     cluster: toJoinedCluster(row),
   };
 }

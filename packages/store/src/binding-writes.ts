@@ -51,6 +51,9 @@ export async function createBinding(
   };
   const json = (value: ConfigMaps) => JSON.stringify(value);
   const id = randomUUID();
+  // The registry's clock, as for rows Prisma writes; now() would be when the transaction began,
+  // before it waited for the stream's lock, and bindings are listed by creation.
+  const now = new Date();
   const logged = changeInsertSql({
     entityType: "binding",
     entityKey: formatFqn(by.namespace, by.cluster, by.stream),
@@ -63,10 +66,10 @@ export async function createBinding(
   const [row] = await tx.$queryRaw<BindingRow[]>`
     WITH created AS (
       INSERT INTO binding (id, stream_id, cluster_id, is_default, config, producer_config,
-        consumer_config, generation, pending_creates, updated_at)
+        consumer_config, generation, pending_creates, created_at, updated_at, status_updated_at)
       VALUES (${id}::uuid, ${ids.streamId}::uuid, ${ids.clusterId}::uuid, ${ids.isDefault},
         ${json(maps.config)}::jsonb, ${json(maps.producerConfig)}::jsonb, ${json(maps.consumerConfig)}::jsonb,
-        1, '[]'::jsonb, now())
+        1, '[]'::jsonb, ${now}, ${now}, ${now})
       RETURNING ${BINDING_SQL_COLUMNS}),
     queued AS (${jobInsertSql(BINDING_JOB, id)}),
     logged AS (${logged})

@@ -13,13 +13,14 @@ export interface ChangeRecord {
 
 /**
  * The INSERT of one change-log entry, for a statement that makes a change and logs it at once (a
- * data-modifying WITH): `from` (e.g. `FROM written`) logs it only if that part wrote a row.
+ * data-modifying WITH): `from` (e.g. `FROM written`) logs it only if that part wrote a row. `at`
+ * is the registry's clock, as for the rows Prisma writes.
  */
 export function changeInsertSql(change: ChangeRecord, from: Prisma.Sql = Prisma.empty): Prisma.Sql {
   return Prisma.sql`
-    INSERT INTO change (entity_type, entity_key, action, generation, actor, data)
+    INSERT INTO change (entity_type, entity_key, action, generation, actor, at, data)
     SELECT ${change.entityType}, ${change.entityKey}, ${change.action}, ${change.generation}::int,
-      ${change.actor}, ${JSON.stringify(change.data ?? {})}::jsonb ${from}`;
+      ${change.actor}, ${new Date()}, ${JSON.stringify(change.data ?? {})}::jsonb ${from}`;
 }
 
 /** Appends to the ordered change log; always inside the transaction that made the change. */

@@ -2,12 +2,14 @@ import { randomUUID } from "node:crypto";
 import {
   redactSecrets,
   type Binding,
+  type Cluster,
   type ConfigMaps,
   type SecretKeyRule,
   type Stream,
 } from "@stream-registry/core";
 import { BINDING_COLUMNS, toBinding } from "./binding-row.ts";
 import { touchBindings } from "./bindings.ts";
+import { JOINED_CLUSTER_COLUMNS, toJoinedCluster, type JoinedClusterRow } from "./clusters.ts";
 import { changeInsertSql, recordChange } from "./change-log.ts";
 import { lockStream } from "./row-locks.ts";
 import type { Db } from "./db.ts";
@@ -21,6 +23,59 @@ export function toStream(row: StreamRow): Stream {
     config: row.config as ConfigMaps,
     producerConfig: row.producerConfig as ConfigMaps,
     consumerConfig: row.consumerConfig as ConfigMaps,
+  };
+}
+
+/** A stream's columns as a join reads them beside another table's (`s`), prefixed "stream". */
+export const JOINED_STREAM_COLUMNS = Prisma.sql`
+  s.id::text AS "streamId", s.name AS "streamName", s.config AS "streamConfig",
+  s.producer_config AS "streamProducerConfig", s.consumer_config AS "streamConsumerConfig",
+  s.generation AS "streamGeneration", s.deleting AS "streamDeleting", s.created_at AS "streamCreatedAt",
+  s.updated_at AS "streamUpdatedAt"`;
+
+export interface JoinedStreamRow {
+  streamId: string;
+  streamName: string;
+  streamConfig: Prisma.JsonValue;
+  streamProducerConfig: Prisma.JsonValue;
+  streamConsumerConfig: Prisma.JsonValue;
+  streamGeneration: number;
+  streamDeleting: boolean;
+  streamCreatedAt: Date;
+  streamUpdatedAt: Date;
+}
+
+export function toJoinedStream(row: JoinedStreamRow): Stream {
+  return toStream({
+    id: row.streamId,
+    name: row.streamName,
+    config: row.streamConfig,
+    producerConfig: row.streamProducerConfig,
+    consumerConfig: row.streamConsumerConfig,
+    generation: row.streamGeneration,
+    deleting: row.streamDeleting,
+    createdAt: row.streamCreatedAt,
+    updatedAt: row.streamUpdatedAt,
+  });
+}
+
+/**
+ * The stream and the cluster a binding names, each null if there is none, in one statement: what
+ * a binding's create validates before it writes.
+ */
+export async function findStreamAndCluster(
+  db: Db,
+  stream: string,
+  cluster: string,
+): Promise<{ stream: Stream | null; cluster: Cluster | null }> {
+  const [row] = await db.$queryRaw<Partial<JoinedStreamRow & JoinedClusterRow>[]>`
+    SELECT ${JOINED_STREAM_COLUMNS}, ${JOINED_CLUSTER_COLUMNS}
+    FROM (VALUES (1)) AS one (x)
+      LEFT JOIN stream s ON s.name = ${stream}
+      LEFT JOIN cluster c ON c.name = ${cluster}`;
+  return {
+    stream: row?.streamId ? toJoinedStream(row as JoinedStreamRow) : null,
+    cluster: row?.clusterId ? toJoinedCluster(row as JoinedClusterRow) : null,
   };
 }
 
@@ -85,6 +140,7 @@ export async function createStream(
   by: StreamWriter,
 ): Promise<Stream> {
   const json = (maps: ConfigMaps) => JSON.stringify(maps);
+  const now = new Date(); // the registry's clock, as for rows Prisma writes
   const logged = changeInsertSql(
     {
       entityType: "stream",
@@ -98,9 +154,9 @@ export async function createStream(
   );
   const [row] = await db.$queryRaw<StreamRow[]>`
     WITH created AS (
-      INSERT INTO stream (id, name, config, producer_config, consumer_config, generation, updated_at)
+      INSERT INTO stream (id, name, config, producer_config, consumer_config, generation, created_at, updated_at)
       VALUES (${randomUUID()}::uuid, ${name}, ${json(configs.config)}::jsonb,
-        ${json(configs.producerConfig)}::jsonb, ${json(configs.consumerConfig)}::jsonb, 1, now())
+        ${json(configs.producerConfig)}::jsonb, ${json(configs.consumerConfig)}::jsonb, 1, ${now}, ${now})
       RETURNING ${STREAM_RETURNING}),
     logged AS (${logged})
     SELECT * FROM created`;

@@ -11,8 +11,7 @@ import {
   createBinding,
   findBindingByNames,
   findBindingsOfStream,
-  findCluster,
-  findStream,
+  findStreamAndCluster,
   findStreamById,
   lockClusterAndStream,
   lockStream,
@@ -48,10 +47,7 @@ export class BindingService {
 
   create(input: BindingInput, { actor }: Actor): Promise<Binding> {
     return retryOnStale(async () => {
-      const [stream, cluster] = await Promise.all([
-        this.findStream(input.stream),
-        this.findCluster(input.cluster),
-      ]);
+      const { stream, cluster } = await this.findStreamAndCluster(input);
       const overrides = await this.checkOverrides(input, EMPTY_CONFIG_SET, stream, cluster);
       const fqn = this.fqn(cluster.name, stream.name);
       const binding = await writeTransaction(this.deps.db.prisma, async (tx) => {
@@ -167,24 +163,27 @@ export class BindingService {
     return overrides;
   }
 
-  private async findStream(name: string): Promise<Stream> {
-    const stream = await findStream(this.deps.db.prisma, name);
-    if (!stream)
-      throw new RegistryError(ErrorCode.NOT_FOUND, `stream "${name}" does not exist`, ["input", "stream"]);
-    if (stream.deleting) {
-      throw new RegistryError(ErrorCode.BEING_DELETED, `stream "${name}" is being deleted`, [
+  private async findStreamAndCluster(input: BindingKey): Promise<{ stream: Stream; cluster: Cluster }> {
+    const { stream, cluster } = await findStreamAndCluster(this.deps.db.prisma, input.stream, input.cluster);
+    if (!stream) {
+      throw new RegistryError(ErrorCode.NOT_FOUND, `stream "${input.stream}" does not exist`, [
         "input",
         "stream",
       ]);
     }
-    return stream;
-  }
-
-  private async findCluster(name: string): Promise<Cluster> {
-    const cluster = await findCluster(this.deps.db.prisma, name);
-    if (!cluster)
-      throw new RegistryError(ErrorCode.NOT_FOUND, `cluster "${name}" does not exist`, ["input", "cluster"]);
-    return cluster;
+    if (stream.deleting) {
+      throw new RegistryError(ErrorCode.BEING_DELETED, `stream "${input.stream}" is being deleted`, [
+        "input",
+        "stream",
+      ]);
+    }
+    if (!cluster) {
+      throw new RegistryError(ErrorCode.NOT_FOUND, `cluster "${input.cluster}" does not exist`, [
+        "input",
+        "cluster",
+      ]);
+    }
+    return { stream, cluster };
   }
 
   private async findBinding(key: BindingKey, options: { allowDeleting?: boolean } = {}) {
