@@ -69,14 +69,30 @@ export async function extendLease(prisma: PrismaClient, job: LeasedJob, worker: 
     WHERE id = ${job.id} AND leased_by = ${worker}`;
 }
 
+/** A leased job and the worker holding it: what finishing the job needs. */
+export interface JobLease {
+  job: LeasedJob;
+  worker: string;
+}
+
 /**
  * Marks the request done. If a newer request for the same target arrived meanwhile (seq moved),
  * the row stays and becomes due at once, so that newer desired state is reconciled too.
  */
 export async function completeJob(prisma: PrismaClient, job: LeasedJob, worker: string): Promise<void> {
-  const deleted = await prisma.$executeRaw`
-    DELETE FROM job WHERE id = ${job.id} AND seq = ${job.seq} AND leased_by = ${worker}`;
-  if (deleted === 0) await releaseJob(prisma, job, worker);
+  await prisma.$executeRaw`WITH ${jobCompletionSql({ job, worker })} SELECT 1`;
+}
+
+/**
+ * completeJob's statements, as parts of a WITH (`done`, `released`): for a statement that records
+ * what the job did and finishes the job at once.
+ */
+export function jobCompletionSql({ job, worker }: JobLease): Prisma.Sql {
+  return Prisma.sql`
+    done AS (DELETE FROM job WHERE id = ${job.id} AND seq = ${job.seq} AND leased_by = ${worker} RETURNING id),
+    released AS (
+      UPDATE job SET leased_by = NULL, leased_until = NULL
+        WHERE id = ${job.id} AND leased_by = ${worker} AND NOT EXISTS (SELECT FROM done))`;
 }
 
 /** Schedules another attempt after `delayMs`, or at once if a newer request arrived meanwhile. */

@@ -2,7 +2,7 @@ import { Phase, type ResourceStatus } from "@stream-registry/core";
 import { changeInsertSql, recordChange, type ChangeRecord } from "./change-log.ts";
 import { Prisma } from "./generated/prisma/client.ts";
 import type { Db } from "./db.ts";
-import { enqueueJob } from "./job-queue.ts";
+import { enqueueJob, jobCompletionSql, type JobLease } from "./job-queue.ts";
 import { resourcePhaseUpdate, writeResourcePhase } from "./resource-phase.ts";
 import {
   deleteResourceObservation,
@@ -61,7 +61,8 @@ function recordStatus(
  * The generation `read` had was realized. Only it may turn ONLINE: a newer desired state, or a
  * delete that arrived meanwhile, has its own job and is not overwritten, yet records that this
  * generation was realized, so that the next attempt updates rather than creates. One statement:
- * the status, the observation and the change-log entry are written together or not at all.
+ * the status, the observation, the change-log entry and (given its `lease`) the job's completion
+ * are written together or not at all.
  */
 export async function recordResourceRealized(
   db: Db,
@@ -69,6 +70,7 @@ export async function recordResourceRealized(
   read: ResourceStatus,
   name: string,
   observation: ObservationReport | undefined,
+  lease?: JobLease,
 ): Promise<void> {
   const { phase, sql: realize } = resourcePhaseUpdate(
     resource,
@@ -89,7 +91,7 @@ export async function recordResourceRealized(
       UPDATE ${resource.table} SET observed_generation = ${read.generation}::int, pending_creates = '[]'::jsonb
         WHERE id = ${read.id}::uuid AND NOT EXISTS (SELECT FROM realized)
           AND (observed_generation IS NULL OR observed_generation < ${read.generation}::int))
-    ${observed} ${logged}
+    ${observed} ${logged} ${lease ? Prisma.sql`, ${jobCompletionSql(lease)}` : Prisma.empty}
     SELECT count(*) FROM realized`;
 }
 

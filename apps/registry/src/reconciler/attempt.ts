@@ -4,6 +4,7 @@ import {
   removeDeletedResource,
   writeTransaction,
   type DbClient,
+  type JobLease,
 } from "@stream-registry/store";
 import { createThroughJournal, mayHaveMadeResource, SupersededAttempt } from "./create-journal.ts";
 import type { ReconcileHandler } from "./handler.ts";
@@ -26,15 +27,16 @@ export interface Attempt {
 /**
  * Brings one resource to its desired state through its handler. Level-triggered: it reads the
  * latest desired state (or takes `read`, the resource as just read for this job), so a retry or a
- * duplicate request is harmless. Errors propagate to the reconciler, which decides between a retry
- * and FAILED.
+ * duplicate request is harmless. "realized" has finished the job with the status it wrote. Errors
+ * propagate to the reconciler, which decides between a retry and FAILED.
  */
 export async function reconcileOnce<R extends ResourceStatus>(
   prisma: DbClient,
   handler: ReconcileHandler<R>,
   attempt: Attempt,
   signal: AbortSignal,
-  read?: R | null,
+  read: R | null | undefined,
+  lease: JobLease,
 ): Promise<Outcome> {
   const r = read === undefined ? await handler.load(attempt.id) : read;
   if (!r) return "gone";
@@ -64,6 +66,6 @@ export async function reconcileOnce<R extends ResourceStatus>(
   }
   // Only the generation read may turn ONLINE: a newer desired state, or a delete that arrived
   // meanwhile, has its own job and is not overwritten.
-  await recordResourceRealized(prisma, handler.resource, r, name, realized ?? undefined);
+  await recordResourceRealized(prisma, handler.resource, r, name, realized ?? undefined, lease);
   return "realized";
 }

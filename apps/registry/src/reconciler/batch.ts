@@ -41,6 +41,7 @@ export async function realizeBatch<R extends ResourceStatus>(
   handler: ReconcileHandler<R> & Required<Pick<ReconcileHandler<R>, "createMany" | "batchKey">>,
   jobs: readonly LeasedJob[],
   signal: AbortSignal,
+  worker: string,
 ): Promise<{ results: BatchResult[]; rest: LeftJob<R>[] }> {
   const loaded = await Promise.all(
     jobs.map(async (job) => ({ job, r: await handler.load(job.targetId).catch(() => undefined) })),
@@ -56,7 +57,7 @@ export async function realizeBatch<R extends ResourceStatus>(
     groups.set(key, [...(groups.get(key) ?? []), { job, r }]);
   }
   const results = await Promise.all(
-    [...groups.values()].map((group) => createGroup(prisma, handler, group, signal)),
+    [...groups.values()].map((group) => createGroup(prisma, handler, group, signal, worker)),
   );
   return { results: results.flat(), rest };
 }
@@ -77,6 +78,7 @@ async function createGroup<R extends ResourceStatus>(
   handler: ReconcileHandler<R> & Required<Pick<ReconcileHandler<R>, "createMany">>,
   group: { job: LeasedJob; r: R }[],
   signal: AbortSignal,
+  worker: string,
 ): Promise<BatchResult[]> {
   const results: BatchResult[] = [];
   const items: Item<R>[] = [];
@@ -113,8 +115,8 @@ async function createGroup<R extends ResourceStatus>(
     }
     results.push({ job: item.job, attempt: item.attempt, error: outcome.error });
   }
-  // Each its own statement (status, observation and change-log entry at once): one that cannot be
-  // written fails only its own job, which is retried.
+  // Each its own statement (status, observation, change-log entry and the job's completion at
+  // once): one that cannot be written fails only its own job, which is retried.
   await forEachConcurrently(realized, STATUS_WRITERS, async ({ item, observation }) => {
     const { job, attempt, r } = item;
     try {
@@ -124,6 +126,7 @@ async function createGroup<R extends ResourceStatus>(
         r,
         attempt.read!.name,
         observation.value ?? undefined,
+        { job, worker },
       );
       results.push({ job, attempt, outcome: "realized" });
     } catch (error) {

@@ -174,7 +174,13 @@ export class Reconciler {
     try {
       const started = performance.now();
       const batching = handler as Parameters<typeof realizeBatch>[1];
-      const { results, rest } = await realizeBatch(prisma, batching, jobs, this.abort.signal).catch(() => ({
+      const { results, rest } = await realizeBatch(
+        prisma,
+        batching,
+        jobs,
+        this.abort.signal,
+        this.worker,
+      ).catch(() => ({
         results: [],
         rest: jobs.map((job): LeftJob<ResourceStatus> => ({ job })),
       }));
@@ -202,10 +208,13 @@ export class Reconciler {
   }
 
   private async complete(job: LeasedJob, outcome: Outcome, log: object, started: number): Promise<void> {
-    // If this write is lost, the lease expires and the (idempotent) reconcile runs again.
-    await completeJob(this.deps.db.prisma, job, this.worker).catch((error: unknown) =>
-      this.logger.error({ ...log, err: error }, "reconcile done but its job could not be completed"),
-    );
+    // "realized" finished its job with the status it wrote. If this write is lost, the lease
+    // expires and the (idempotent) reconcile runs again.
+    if (outcome !== "realized") {
+      await completeJob(this.deps.db.prisma, job, this.worker).catch((error: unknown) =>
+        this.logger.error({ ...log, err: error }, "reconcile done but its job could not be completed"),
+      );
+    }
     this.logger.info({ ...log, outcome, durationMs: elapsed(started) }, "reconcile");
   }
 
@@ -224,7 +233,10 @@ export class Reconciler {
     let outcome: Outcome;
     try {
       if (!handler) throw new Error(`no reconcile handler for job kind "${job.kind}" in this registry`);
-      outcome = await reconcileOnce(prisma, handler, attempt, this.abort.signal, read);
+      outcome = await reconcileOnce(prisma, handler, attempt, this.abort.signal, read, {
+        job,
+        worker: this.worker,
+      });
     } catch (error) {
       await this.settleFailure(job, handler, attempt, error, log, started);
       return;
