@@ -6,28 +6,33 @@ import { migrate, openDatabase, type Database } from "@stream-registry/store";
 /**
  * The floor a registry write is measured against: single-row stream inserts straight through the
  * project's own Prisma client, `count` of them from `clients` concurrent loops, on a fresh database
- * of the same kind (a temporary PGlite directory, or the given PostgreSQL URL). Streams per second.
+ * of the same kind (a temporary PGlite directory, or the given PostgreSQL URL). Streams per second,
+ * and each insert's milliseconds: how much longer one takes with `clients` at once is the floor
+ * of a registry write's latency ratio on the same machine.
  */
 export async function prismaInsertRate(
   url: string | undefined,
   count: number,
   clients: number,
-): Promise<number> {
+): Promise<{ perSecond: number; latencies: number[] }> {
   const dataDir = url ? undefined : await mkdtemp(path.join(tmpdir(), "sr-floor-"));
   const db = await openDatabase({ url, dataDir, poolSize: Math.max(10, clients) });
   try {
     await migrate(db);
     const prefix = `floor_${clients}_${Date.now()}`;
     let next = 0;
+    const latencies: number[] = [];
     const started = performance.now();
     await Promise.all(
       Array.from({ length: clients }, async () => {
         for (let i = next++; i < count; i = next++) {
+          const insertStarted = performance.now();
           await db.prisma.stream.create({ data: { name: `${prefix}_${i}` } });
+          latencies.push(performance.now() - insertStarted);
         }
       }),
     );
-    return count / ((performance.now() - started) / 1000);
+    return { perSecond: count / ((performance.now() - started) / 1000), latencies };
   } finally {
     await db.close();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });

@@ -127,6 +127,14 @@ try {
       "p50 ratio 8/1": (percentile(contended, 50) / Math.max(1, percentile(values, 50))).toFixed(1),
     };
   }
+  // The floor's own ratio: what eight writers at once cost each other on this machine, with no registry.
+  rows["floor: raw Prisma insert"] = {
+    "p50 ms (1 client)": percentile(floor1.latencies, 50).toFixed(2),
+    "p90 ms (1 client)": percentile(floor1.latencies, 90).toFixed(2),
+    "p50 ms (8 clients)": percentile(floor8.latencies, 50).toFixed(2),
+    "p90 ms (8 clients)": percentile(floor8.latencies, 90).toFixed(2),
+    "p50 ratio 8/1": (percentile(floor8.latencies, 50) / percentile(floor1.latencies, 50)).toFixed(1),
+  };
   console.log(`${kind}, ${streams} streams per round`);
   console.table(rows);
   console.table({
@@ -141,13 +149,13 @@ try {
       "ratio 8/1": (eight.writtenPerSecond / one.writtenPerSecond).toFixed(2),
     },
     "floor: raw Prisma stream inserts/s": {
-      "1 client": floor1.toFixed(1),
-      "8 clients": floor8.toFixed(1),
-      "ratio 8/1": (floor8 / floor1).toFixed(2),
+      "1 client": floor1.perSecond.toFixed(1),
+      "8 clients": floor8.perSecond.toFixed(1),
+      "ratio 8/1": (floor8.perSecond / floor1.perSecond).toFixed(2),
     },
     "registry as % of the floor": {
-      "1 client": ((100 * one.perSecond) / floor1).toFixed(1),
-      "8 clients": ((100 * eight.perSecond) / floor8).toFixed(1),
+      "1 client": ((100 * one.perSecond) / floor1.perSecond).toFixed(1),
+      "8 clients": ((100 * eight.perSecond) / floor8.perSecond).toFixed(1),
       "ratio 8/1": "",
     },
   });
