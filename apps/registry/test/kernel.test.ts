@@ -125,6 +125,27 @@ describe.each(databaseKinds)("the reconcile kernel on %s", (databaseKind) => {
       expect((await status(ids[3]!))!.message).toBe("create refused for good");
     });
 
+    it("removes the due deletes of a batch with one provider call, a refusal failing only its own", async () => {
+      const names = Array.from({ length: 8 }, () => fresh("unbatched"));
+      const kernel = startKernel();
+      const ids = [];
+      for (const name of names) ids.push(await subject.create(name, 1));
+      for (const id of ids) await online(id, 1);
+      await kernel.stop(5_000);
+      platform.fail("remove", names[5]!, "permanent");
+      for (const name of names) await subject.remove(name);
+      startKernel();
+      for (const [i, id] of ids.entries()) {
+        if (i !== 5) await until(id, (s) => s === null, "its row gone");
+      }
+      // The refused one stays, DELETING with the provider's words, and is retried until it goes.
+      await until(ids[5]!, (s) => s === null, "the refused one's row gone at last");
+      expect(names.filter((name) => platform.resources.has(name))).toEqual([]);
+      const batches = platform.removeBatches.filter((batch) => batch.some((name) => names.includes(name)));
+      expect([...batches[0]!].sort()).toEqual([...names].sort());
+      expect(platform.count("remove", names[5]!)).toBe(2);
+    });
+
     it("retries transient failures with growing backoff, showing them, then is ONLINE", async () => {
       startKernel();
       const name = fresh("flaky");

@@ -108,6 +108,18 @@ export interface StreamInfrastructureManager {
   ): Promise<BindingObservation | null>;
   /** Deletes the binding; deleting one that is already gone is success. */
   deleteStreamBinding(streamName: string, cluster: ClusterTarget, context: OperationContext): Promise<void>;
+  /**
+   * Optional: deletes many bindings of one cluster with as few requests to the platform as it can
+   * (for Kafka, one DeleteTopics). Each outcome, in the order of `bindings`, is what
+   * `deleteStreamBinding` would have given for that binding alone: one already gone is success, a
+   * refusal of one fails only that one, and a failure of the whole call (the cluster unreachable)
+   * fails each with an error naming it. Anything thrown fails them all alike. Providers without it
+   * get one call each.
+   */
+  deleteStreamBindings?(
+    bindings: readonly { streamName: string; cluster: ClusterTarget }[],
+    context: OperationContext,
+  ): Promise<BatchOutcome<void>[]>;
 }
 
 /** Every method a StreamInfrastructureManager has: what the registry and the conformance suite check. */

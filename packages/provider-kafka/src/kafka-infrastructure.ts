@@ -24,6 +24,7 @@ import {
   createTopic,
   createTopics,
   deleteTopic,
+  deleteTopics,
   describeTopic,
   growPartitions,
   writeTopicOverrides,
@@ -205,12 +206,9 @@ export function createKafkaInfrastructure(connections: KafkaConnections) {
       requests: readonly BindingRequest[],
       context: OperationContext,
     ): Promise<BatchOutcome<BindingObservation>[]> {
-      const first = requests[0];
-      if (!first) return [];
-      if (requests.some((request) => request.cluster.name !== first.cluster.name)) {
-        throw new Error("createStreamBindings: every request must name the same cluster");
-      }
-      const cluster = connections.resolve(first.cluster);
+      const target = oneCluster(requests, "createStreamBindings");
+      if (!target) return [];
+      const cluster = connections.resolve(target);
       const outcomes: BatchOutcome<BindingObservation>[] = [];
       const topics: { index: number; name: string; desired: DesiredTopic }[] = [];
       requests.forEach((request, index) => {
@@ -324,6 +322,47 @@ export function createKafkaInfrastructure(connections: KafkaConnections) {
         if (exists) await deleteTopic(admin, streamName, cluster.settings.requestTimeoutMs);
       });
     },
+
+    /**
+     * One Metadata request for which of the topics exist, then one DeleteTopics request for those.
+     * kafkajs does not say which topic a refused DeleteTopics was refused for, so if it fails,
+     * each topic is deleted on its own, with its own outcome.
+     */
+    async deleteStreamBindings(
+      bindings: readonly { streamName: string; cluster: ClusterTarget }[],
+      context: OperationContext,
+    ): Promise<BatchOutcome<void>[]> {
+      const target = oneCluster(bindings, "deleteStreamBindings");
+      if (!target) return [];
+      const cluster = connections.resolve(target);
+      const names = bindings.map((binding) => binding.streamName);
+      const batchAction = `delete ${names.length} topic(s)`;
+      try {
+        await connections.withAdmin(cluster, context, batchAction, async (admin) => {
+          const existing = new Set(await admin.listTopics());
+          const topics = names.filter((name) => existing.has(name));
+          if (topics.length > 0) await deleteTopics(admin, topics, cluster.settings.requestTimeoutMs);
+        });
+        return names.map(() => ({ ok: true, value: undefined }));
+      } catch (error) {
+        if (!isOutage(error)) {
+          // Refused (kafkajs names no topic) or one vanished meanwhile: each on its own.
+          return Promise.all(
+            bindings.map(({ streamName, cluster: target }) =>
+              infrastructure.deleteStreamBinding(streamName, target, context).then(
+                () => ({ ok: true as const, value: undefined }),
+                (single: unknown) => ({ ok: false as const, error: single }),
+              ),
+            ),
+          );
+        }
+        // The cluster out of reach: each fails as its own delete would have, naming its topic.
+        return names.map((name) => ({
+          ok: false,
+          error: renamed(error, batchAction, `delete topic "${name}"`),
+        }));
+      }
+    },
   } satisfies StreamInfrastructureManager;
   return infrastructure;
 }
@@ -373,6 +412,15 @@ export function clusterFitIssues(
 }
 
 /** `error` as the failure of `action` instead of `batchAction`, which its message starts with. */
+/** The one cluster a batch's items all name (undefined for none); a batch is per cluster. */
+function oneCluster(items: readonly { cluster: ClusterTarget }[], method: string): ClusterTarget | undefined {
+  const first = items[0]?.cluster;
+  if (first && items.some((item) => item.cluster.name !== first.name)) {
+    throw new Error(`${method}: every item must name the same cluster`);
+  }
+  return first;
+}
+
 function renamed(error: unknown, batchAction: string, action: string): unknown {
   if (!isProviderError(error) || !error.message.startsWith(batchAction)) return error;
   return new InfrastructureError(action + error.message.slice(batchAction.length), {

@@ -2,6 +2,7 @@ import {
   isPermanentProviderError,
   isProviderError,
   isResourceConflictError,
+  type BatchOutcome,
   type ClusterTarget,
 } from "@stream-registry/provider-api";
 import { useSharedKafkaClusters } from "@stream-registry/testkit/vitest";
@@ -17,7 +18,7 @@ import {
 } from "./support/kafka-targets.ts";
 
 const kafka = useSharedKafkaClusters();
-const { provider } = countingProvider();
+const { provider, counts } = countingProvider();
 const infra = provider.infrastructure;
 let cluster: ClusterTarget;
 
@@ -25,6 +26,19 @@ beforeAll(() => {
   cluster = clusterTarget(kafka.at(0).bootstrapServers, "kafka-batch");
 });
 afterAll(() => provider.close());
+
+/** Each outcome failed as its own call would have: retriable, its message naming its topic. */
+function expectEachUnreachable(outcomes: BatchOutcome<unknown>[], names: string[], verb: string): void {
+  expect(outcomes).toHaveLength(names.length);
+  outcomes.forEach((outcome, index) => {
+    expect(outcome.ok).toBe(false);
+    const error = (outcome as { error: unknown }).error;
+    expect(isProviderError(error) && error.retriable).toBe(true);
+    expect((error as Error).message).toMatch(
+      new RegExp(`^${verb} topic "${names[index]}" on Kafka cluster .* failed: cannot reach the cluster`),
+    );
+  });
+}
 
 const maps = (partitions: number, extra: Record<string, string | number> = {}) => ({
   "apache.kafka": { partitions, replication: 1, ...extra },
@@ -96,14 +110,42 @@ describe("createStreamBindings", () => {
       context(),
     );
     // Each fails as its own create would have: retriable, and its message names its topic.
-    expect(outcomes).toHaveLength(2);
-    outcomes.forEach((outcome, index) => {
-      expect(outcome.ok).toBe(false);
-      const error = (outcome as { error: unknown }).error;
-      expect(isProviderError(error) && error.retriable).toBe(true);
-      expect((error as Error).message).toMatch(
-        new RegExp(`^create topic "${names[index]}" on Kafka cluster .* failed: cannot reach the cluster`),
-      );
+    expectEachUnreachable(outcomes, names, "create");
+  });
+});
+
+describe("deleteStreamBindings", () => {
+  it("deletes many topics with one DeleteTopics request; one already gone is deleted too", async () => {
+    const names = Array.from({ length: 12 }, (_, i) => topicName(`unbind${i}`));
+    const gone = topicName("never-made");
+    const made = await infra.createStreamBindings(
+      names.map((name) => bindingRequest(name, cluster, maps(1))),
+      context(),
+    );
+    expect(made.every((outcome) => outcome.ok)).toBe(true);
+    const before = counts.requests.DeleteTopics ?? 0;
+
+    const outcomes = await infra.deleteStreamBindings(
+      [...names, gone].map((streamName) => ({ streamName, cluster })),
+      context(),
+    );
+
+    expect(outcomes).toEqual([...names, gone].map(() => ({ ok: true, value: undefined })));
+    expect((counts.requests.DeleteTopics ?? 0) - before).toBe(1);
+    await using admin = await ownAdmin(kafka.at(0).bootstrapServers);
+    const left = new Set(await admin.listTopics());
+    expect(names.filter((name) => left.has(name))).toEqual([]);
+  });
+
+  it("fails each in its own words when the cluster cannot be reached", async () => {
+    const unreachable = clusterTarget("127.0.0.1:1", "kafka-nowhere-delete", {
+      "socket.connection.setup.timeout.ms": 300,
     });
+    const names = [topicName("nowhere"), topicName("nowhere")];
+    const outcomes = await infra.deleteStreamBindings(
+      names.map((streamName) => ({ streamName, cluster: unreachable })),
+      context(),
+    );
+    expectEachUnreachable(outcomes, names, "delete");
   });
 });

@@ -46,9 +46,7 @@ export async function reconcileOnce<R extends ResourceStatus>(
 
   if (r.phase === Phase.DELETING) {
     if (await mayHaveMadeResource(prisma, handler, r, context)) await handler.remove(r, context);
-    await writeTransaction(prisma, async (tx) => {
-      if (await removeDeletedResource(tx, handler.resource, r, name)) await handler.removed?.(tx, r);
-    });
+    await forgetRemoved(prisma, handler, r, name);
     return "deleted";
   }
 
@@ -68,4 +66,16 @@ export async function reconcileOnce<R extends ResourceStatus>(
   // meanwhile, has its own job and is not overwritten.
   await recordResourceRealized(prisma, handler.resource, r, name, realized ?? undefined, lease);
   return "realized";
+}
+
+/** A resource being deleted is gone from its platform: its row goes, and what goes with it (`removed`). */
+export async function forgetRemoved<R extends ResourceStatus>(
+  prisma: DbClient,
+  handler: ReconcileHandler<R>,
+  r: R,
+  name: string,
+): Promise<void> {
+  await writeTransaction(prisma, async (tx) => {
+    if (await removeDeletedResource(tx, handler.resource, r, name)) await handler.removed?.(tx, r);
+  });
 }

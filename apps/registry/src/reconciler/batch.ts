@@ -8,7 +8,8 @@ import {
   type DbClient,
 } from "@stream-registry/store";
 import { forEachConcurrently } from "../periodic.ts";
-import type { Attempt, Outcome } from "./attempt.ts";
+import { forgetRemoved, type Attempt, type Outcome } from "./attempt.ts";
+import { surelyMade } from "./create-journal.ts";
 import type { CreateRequest, ReconcileHandler } from "./handler.ts";
 
 /** Status writes of one batch at once: a few, so that API requests still find a free connection. */
@@ -30,15 +31,21 @@ export interface LeftJob<R> {
   r?: R | null;
 }
 
+/** A handler the kernel batches for: it has a batch key and `createMany`, `removeMany` or both. */
+export type BatchingHandler<R extends ResourceStatus> = ReconcileHandler<R> &
+  Required<Pick<ReconcileHandler<R>, "batchKey">>;
+
 /**
  * Realizes with one `createMany` call per batch key the resources of `jobs` that only need their
  * first create (nothing older in their journal to adopt), journaling each request first as a
- * single create would. Hands back the other jobs (deletes, updates, adoptions, gone resources,
- * failed reads), which take the one-by-one path, each with what was read of it.
+ * single create would; and removes with one `removeMany` call per batch key those being deleted
+ * that surely were made. Hands back the other jobs (updates, adoptions, deletes that ask the
+ * journal, gone resources, failed reads), which take the one-by-one path, each with what was
+ * read of it.
  */
 export async function realizeBatch<R extends ResourceStatus>(
   prisma: DbClient,
-  handler: ReconcileHandler<R> & Required<Pick<ReconcileHandler<R>, "createMany" | "batchKey">>,
+  handler: BatchingHandler<R>,
   jobs: readonly LeasedJob[],
   signal: AbortSignal,
   worker: string,
@@ -47,18 +54,27 @@ export async function realizeBatch<R extends ResourceStatus>(
     jobs.map(async (job) => ({ job, r: await handler.load(job.targetId).catch(() => undefined) })),
   );
   const rest: LeftJob<R>[] = [];
-  const groups = new Map<string, { job: LeasedJob; r: R }[]>();
+  const creates = new Map<string, { job: LeasedJob; r: R }[]>();
+  const removes = new Map<string, { job: LeasedJob; r: R }[]>();
   for (const { job, r } of loaded) {
-    if (!r || !firstCreate(handler, r)) {
+    const groups = !r
+      ? undefined
+      : handler.createMany && firstCreate(handler, r)
+        ? creates
+        : handler.removeMany && r.phase === Phase.DELETING && surelyMade(r)
+          ? removes
+          : undefined;
+    if (!r || !groups) {
       rest.push({ job, r });
       continue;
     }
     const key = handler.batchKey(r);
     groups.set(key, [...(groups.get(key) ?? []), { job, r }]);
   }
-  const results = await Promise.all(
-    [...groups.values()].map((group) => createGroup(prisma, handler, group, signal, worker)),
-  );
+  const results = await Promise.all([
+    ...[...creates.values()].map((group) => createGroup(prisma, handler, group, signal, worker)),
+    ...[...removes.values()].map((group) => removeGroup(prisma, handler, group, signal)),
+  ]);
   return { results: results.flat(), rest };
 }
 
@@ -75,7 +91,7 @@ function firstCreate<R extends ResourceStatus>(handler: ReconcileHandler<R>, r: 
 
 async function createGroup<R extends ResourceStatus>(
   prisma: DbClient,
-  handler: ReconcileHandler<R> & Required<Pick<ReconcileHandler<R>, "createMany">>,
+  handler: BatchingHandler<R>,
   group: { job: LeasedJob; r: R }[],
   signal: AbortSignal,
   worker: string,
@@ -98,7 +114,7 @@ async function createGroup<R extends ResourceStatus>(
   if (items.length === 0) return results;
   let outcomes;
   try {
-    outcomes = await handler.createMany(items, { signal });
+    outcomes = await handler.createMany!(items, { signal });
   } catch (error) {
     return [...results, ...items.map(({ job, attempt }) => ({ job, attempt, error }))];
   }
@@ -129,6 +145,44 @@ async function createGroup<R extends ResourceStatus>(
         { job, worker },
       );
       results.push({ job, attempt, outcome: "realized" });
+    } catch (error) {
+      results.push({ job, attempt, error });
+    }
+  });
+  return results;
+}
+
+/** Removes the group with one `removeMany` call; each removed one's row then goes on its own. */
+async function removeGroup<R extends ResourceStatus>(
+  prisma: DbClient,
+  handler: BatchingHandler<R>,
+  group: { job: LeasedJob; r: R }[],
+  signal: AbortSignal,
+): Promise<BatchResult[]> {
+  const items = group.map(({ job, r }) => ({
+    job,
+    r,
+    attempt: { id: r.id, read: { generation: r.generation, name: handler.name(r) } },
+  }));
+  let outcomes;
+  try {
+    outcomes = await handler.removeMany!(
+      items.map(({ r }) => r),
+      { signal },
+    );
+  } catch (error) {
+    return items.map(({ job, attempt }) => ({ job, attempt, error }));
+  }
+  const results: BatchResult[] = [];
+  const settled = items.map((item, index) => ({
+    ...item,
+    outcome: outcomes[index] ?? { ok: false, error: new Error("removeMany gave no outcome for it") },
+  }));
+  await forEachConcurrently(settled, STATUS_WRITERS, async ({ job, r, attempt, outcome }) => {
+    try {
+      if (!outcome.ok) throw outcome.error;
+      await forgetRemoved(prisma, handler, r, attempt.read.name);
+      results.push({ job, attempt, outcome: "deleted" });
     } catch (error) {
       results.push({ job, attempt, error });
     }

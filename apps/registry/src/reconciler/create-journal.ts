@@ -62,6 +62,11 @@ export async function createThroughJournal<R extends ResourceStatus>(
   }
 }
 
+/** Realized once, or with no journal to tell: deleting it must reach the platform, no question asked. */
+export function surelyMade(r: ResourceStatus): boolean {
+  return r.observedGeneration !== null || r.pendingCreates === null;
+}
+
 /**
  * Whether deleting a resource must reach the platform: yes once it was realized or when its journal
  * is unknown; otherwise only if it exists there and is what one of its journaled creates made.
@@ -73,8 +78,8 @@ export async function mayHaveMadeResource<R extends ResourceStatus>(
   r: R,
   context: HandlerContext,
 ): Promise<boolean> {
-  const journal = r.pendingCreates;
-  if (r.observedGeneration !== null || journal === null) return true;
+  if (surelyMade(r)) return true;
+  const journal = r.pendingCreates ?? [];
   if (journal.length === 0) return false;
   if ((await handler.observe(r, context)) === null) return false;
   return (await adoptedEntry(prisma, handler, r, [...journal].reverse(), context)) !== undefined;

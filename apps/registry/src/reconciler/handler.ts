@@ -48,7 +48,13 @@ export interface ReconcileHandler<R extends ResourceStatus = ResourceStatus> {
     items: readonly { r: R; request: CreateRequest }[],
     context: HandlerContext,
   ): Promise<BatchOutcome<ObservationReport | void>[]>;
-  /** Which resources one `createMany` call may take together. */
+  /**
+   * Optional: removes many resources being deleted with one provider call, each outcome (in order)
+   * what `remove` would have given it alone. The kernel hands it those it knows were made (realized,
+   * or with no journal); the others take the one-by-one path, which asks the journal first.
+   */
+  removeMany?(resources: readonly R[], context: HandlerContext): Promise<BatchOutcome<void>[]>;
+  /** Which resources one `createMany` or `removeMany` call may take together. */
   batchKey?(r: R): string;
   /** Brings the existing resource to the current desired state. */
   update(r: R, context: HandlerContext): Promise<ObservationReport | void>;

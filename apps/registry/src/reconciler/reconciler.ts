@@ -141,14 +141,14 @@ export class Reconciler {
   }
 
   /**
-   * Each job to the handler of its kind, one by one; the jobs of a kind whose handler creates many
-   * at once go together, with up to `batchSize` more of that kind leased for them.
+   * Each job to the handler of its kind, one by one; the jobs of a kind whose handler creates or
+   * removes many at once go together, with up to `batchSize` more of that kind leased for them.
    */
   private dispatch(jobs: readonly LeasedJob[]): void {
     const batches = new Map<ReconcileHandler, LeasedJob[]>();
     for (const job of jobs) {
       const handler = this.handlers.get(job.kind);
-      if (handler?.createMany && handler.batchKey && this.config.batchSize > 1) {
+      if ((handler?.createMany || handler?.removeMany) && handler.batchKey && this.config.batchSize > 1) {
         batches.set(handler, [...(batches.get(handler) ?? []), job]);
       } else {
         this.track(this.handle(job));

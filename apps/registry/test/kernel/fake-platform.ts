@@ -19,6 +19,8 @@ export class FakePlatform {
   readonly calls: { op: "create" | "update" | "remove"; name: string; at: number }[] = [];
   /** The names each batched create was asked for, one entry per call. */
   readonly batches: string[][] = [];
+  /** The names each batched remove was asked for, one entry per call. */
+  readonly removeBatches: string[][] = [];
   private readonly faults = new Map<string, Fault[]>();
   private readonly hanging: (() => void)[] = [];
 
@@ -79,6 +81,20 @@ export class FakePlatform {
 
   async remove(name: string, signal: AbortSignal): Promise<void> {
     await this.run("remove", "remove", name, signal, () => void this.resources.delete(name));
+  }
+
+  /** Many removes in one call: each name's outcome is what its own remove would have given. */
+  async removeMany(names: readonly string[], signal: AbortSignal) {
+    signal.throwIfAborted();
+    this.removeBatches.push([...names]);
+    return Promise.all(
+      names.map((name) =>
+        this.remove(name, signal).then(
+          () => ({ ok: true as const, value: undefined }),
+          (error: unknown) => ({ ok: false as const, error }),
+        ),
+      ),
+    );
   }
 
   private async run<T>(

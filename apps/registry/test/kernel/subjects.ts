@@ -61,6 +61,11 @@ export const bindings: SubjectFactory = async (db, platform) => {
         platform.update(request.streamName, request.configMaps["fake.platform"], signal),
       observeStreamBinding: (stream, _cluster, { signal }) => platform.observe(stream, signal),
       deleteStreamBinding: (stream, _cluster, { signal }) => platform.remove(stream, signal),
+      deleteStreamBindings: (bindings, { signal }) =>
+        platform.removeMany(
+          bindings.map((binding) => binding.streamName),
+          signal,
+        ),
     },
   } satisfies StreamProvider;
   const deps = {

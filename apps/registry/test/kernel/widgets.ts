@@ -134,6 +134,11 @@ export function widgetHandler(db: Database, platform: FakePlatform): ReconcileHa
     update: (widget, { signal }) => platform.update(widget.name, widget.spec, signal),
     observe: (widget, { signal }) => platform.observe(widget.name, signal),
     remove: (widget, { signal }) => platform.remove(widget.name, signal),
+    removeMany: (widgets, { signal }) =>
+      platform.removeMany(
+        widgets.map((widget) => widget.name),
+        signal,
+      ),
     async findToObserve(query) {
       const ids = await findResourcesToObserve(db.prisma, WIDGETS, query);
       const widgets = await Promise.all(ids.map((id) => loadWidget(db.prisma, { id })));

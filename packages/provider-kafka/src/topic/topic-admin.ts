@@ -239,3 +239,8 @@ export async function deleteTopic(admin: Admin, name: string, timeoutMs: number)
     throw error;
   }
 }
+
+/** Deletes existing topics with one DeleteTopics request; throws if any is refused or gone. */
+export async function deleteTopics(admin: Admin, names: readonly string[], timeoutMs: number): Promise<void> {
+  await admin.deleteTopics({ topics: [...names], timeout: timeoutMs });
+}

@@ -43,7 +43,7 @@ export async function providerFailure(promise: Promise<unknown>): Promise<Provid
 
 /** A kafkajs factory whose clients are counted: clients made, admin connects and disconnects. */
 export function countingFactory() {
-  const counts = { clients: 0, connects: 0, disconnects: 0 };
+  const counts = { clients: 0, connects: 0, disconnects: 0, requests: {} as Record<string, number> };
   const factory: KafkaFactory = (config: KafkaConfig) => {
     counts.clients += 1;
     const kafka = new Kafka({ ...config, logLevel: logLevel.NOTHING });
@@ -52,6 +52,10 @@ export function countingFactory() {
       const client = admin(adminConfig);
       client.on(client.events.CONNECT, () => (counts.connects += 1));
       client.on(client.events.DISCONNECT, () => (counts.disconnects += 1));
+      // Requests sent to the brokers, by Kafka API name ("CreateTopics", "DeleteTopics", ...).
+      client.on(client.events.REQUEST, ({ payload }) => {
+        counts.requests[payload.apiName] = (counts.requests[payload.apiName] ?? 0) + 1;
+      });
       return client;
     };
     return kafka;

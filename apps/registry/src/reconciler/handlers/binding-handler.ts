@@ -1,5 +1,9 @@
 import { formatFqn } from "@stream-registry/core";
-import type { BindingRequest, StreamInfrastructureManager } from "@stream-registry/provider-api";
+import type {
+  BatchOutcome,
+  BindingRequest,
+  StreamInfrastructureManager,
+} from "@stream-registry/provider-api";
 import {
   BINDING_RESOURCE,
   findBindingsToObserve,
@@ -68,12 +72,18 @@ export function bindingHandler(deps: BindingHandlerDeps): ReconcileHandler<Bindi
       const manager = infrastructure(first.r);
       const requests = items.map(({ r, request: journaled }) => request(r, journaled));
       if (manager.createStreamBindings) return manager.createStreamBindings(requests, context);
+      return Promise.all(requests.map((one) => settle(manager.createStreamBinding(one, context))));
+    },
+    // One request for many topics where the provider can (Kafka: one DeleteTopics).
+    async removeMany(bindings, context) {
+      const first = bindings[0];
+      if (!first) return [];
+      const manager = infrastructure(first);
+      const targets = bindings.map(target);
+      if (manager.deleteStreamBindings) return manager.deleteStreamBindings(targets, context);
       return Promise.all(
-        requests.map((one) =>
-          manager.createStreamBinding(one, context).then(
-            (value) => ({ ok: true as const, value }),
-            (error: unknown) => ({ ok: false as const, error }),
-          ),
+        targets.map(({ streamName, cluster }) =>
+          settle(manager.deleteStreamBinding(streamName, cluster, context)),
         ),
       );
     },
@@ -94,4 +104,12 @@ export function bindingHandler(deps: BindingHandlerDeps): ReconcileHandler<Bindi
         skipProvider: registryOnlyProvider.kind,
       }),
   };
+}
+
+/** A call's outcome as a batch reports it: its value, or what it threw. */
+function settle<T>(call: Promise<T>): Promise<BatchOutcome<T>> {
+  return call.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
 }
