@@ -46,6 +46,19 @@ async function bindingsOf(r: TestRegistry, stream: string) {
   return bindings.nodes;
 }
 
+/** On PostgreSQL, until `count` sessions wait for a lock; PGlite has one session, so a moment. */
+async function waitForLockWaiters(r: TestRegistry, kind: string, count: number): Promise<void> {
+  if (kind !== "postgres") return new Promise((resolve) => setTimeout(resolve, 300));
+  for (let tries = 0; tries < 200; tries++) {
+    const [row] = await r.db.prisma.$queryRaw<{ waiting: number }[]>`
+      SELECT count(*)::int AS waiting FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+    if (row!.waiting >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`fewer than ${count} sessions ever waited for a lock`);
+}
+
 const EIGHT = Array.from({ length: 8 }, (_, i) => i);
 
 describe.each(databaseKinds)("read-then-write rules under concurrent writers on %s", (kind) => {
@@ -61,6 +74,35 @@ describe.each(databaseKinds)("read-then-write rules under concurrent writers on 
     expect(results).toEqual(EIGHT.map(() => []));
     const bindings = await bindingsOf(r, "one_default");
     expect(bindings).toHaveLength(8);
+    expect(bindings.filter((b) => b.isDefault)).toHaveLength(1);
+  });
+
+  it("first bindings that all waited for the stream's lock at once: exactly one default", async () => {
+    const r = registry();
+    await send(r, "createStream", { name: "held_default" });
+    for (const i of EIGHT.slice(0, 4)) await send(r, "declareCluster", { name: `held-c${i}` });
+    // A writer holds the stream's lock while four first bindings arrive: each binding's statement
+    // began (and took its snapshot) before the others committed, so none of them sees another's
+    // default; the database's one-default index must.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = writeTransaction(r.db.prisma, async (tx: Tx) => {
+      await lockStreamByName(tx, "held_default", "write");
+      locked();
+      await held;
+    });
+    await isLocked;
+    const binds = EIGHT.slice(0, 4).map((i) =>
+      send(r, "createBinding", { stream: "held_default", cluster: `held-c${i}` }),
+    );
+    await waitForLockWaiters(r, kind, 4);
+    release();
+    await holder;
+    expect(await Promise.all(binds)).toEqual([[], [], [], []]);
+    const bindings = await bindingsOf(r, "held_default");
+    expect(bindings).toHaveLength(4);
     expect(bindings.filter((b) => b.isDefault)).toHaveLength(1);
   });
 

@@ -11,7 +11,11 @@ import { writeBindingPhase, type PhaseWriteFields } from "./binding-phase.ts";
 import { BINDING_COLUMNS, BINDING_SQL_COLUMNS, toBinding, type BindingRow } from "./binding-row.ts";
 import { BINDING_JOB } from "./bindings.ts";
 import { changeInsertSql, recordChange } from "./change-log.ts";
+import type { Db } from "./db.ts";
+import { isUniqueViolation } from "./db-errors.ts";
+import { Prisma } from "./generated/prisma/client.ts";
 import { enqueueJob, jobInsertSql } from "./job-queue.ts";
+import { lockedClusterAndStream } from "./row-locks.ts";
 import type { Tx } from "./transaction.ts";
 
 /** Who writes, the binding's names for its change-log key, and which keys are secret. */
@@ -26,24 +30,27 @@ export interface BindingWriter {
 /** A binding's three sets of override maps. */
 export type BindingOverrides = Partial<Record<"config" | "producerConfig" | "consumerConfig", ConfigMaps>>;
 
-/** The siblings of a new binding: whether one is on the cluster already, and whether one is the default. */
-export async function findBindingsOfStream(tx: Tx, streamId: string) {
-  return tx.binding.findMany({
-    where: { streamId },
-    select: { clusterId: true, phase: true, isDefault: true },
-  });
-}
+/** What a binding's create came to: the binding, or why it was not written. */
+export type BindingCreation =
+  | { binding: Binding }
+  /** The stream or the cluster changed since they were read, or the stream began to be deleted. */
+  | { stale: true }
+  /** The stream is bound to the cluster already; the binding there is in `phase`. */
+  | { existing: Phase };
 
 /**
- * A new binding with its reconcile job and change-log entry, in one statement. `isDefault` is the
- * caller's rule (the first live binding of a stream is its default).
+ * A new binding with its reconcile job and change-log entry, in one statement that first locks
+ * the cluster and the stream as read (`lockedClusterAndStream`). The first live binding of a
+ * stream is its default; two first bindings committing at once cannot both be, since the database
+ * holds one default per stream (binding_one_default_per_stream): the later one is `stale`, and
+ * its retry sees the default.
  */
 export async function createBinding(
-  tx: Tx,
-  ids: { streamId: string; clusterId: string; isDefault: boolean },
+  db: Db,
+  read: { stream: { id: string; generation: number }; cluster: { id: string; generation: number } },
   overrides: BindingOverrides,
   by: BindingWriter,
-): Promise<Binding> {
+): Promise<BindingCreation> {
   const maps = {
     config: overrides.config ?? {},
     producerConfig: overrides.producerConfig ?? {},
@@ -51,30 +58,45 @@ export async function createBinding(
   };
   const json = (value: ConfigMaps) => JSON.stringify(value);
   const id = randomUUID();
-  // The registry's clock, as for rows Prisma writes; now() would be when the transaction began,
+  // The registry's clock, as for rows Prisma writes; now() would be when the statement began,
   // before it waited for the stream's lock, and bindings are listed by creation.
   const now = new Date();
-  const logged = changeInsertSql({
-    entityType: "binding",
-    entityKey: formatFqn(by.namespace, by.cluster, by.stream),
-    action: "created",
-    generation: 1,
-    actor: by.actor,
-    data: changeData(maps, by.secrets),
-  });
-  // pending_creates []: nothing sent yet (the create journal, apps/registry/src/reconciler/create-journal.ts).
-  const [row] = await tx.$queryRaw<BindingRow[]>`
-    WITH created AS (
-      INSERT INTO binding (id, stream_id, cluster_id, is_default, config, producer_config,
-        consumer_config, generation, pending_creates, created_at, updated_at, status_updated_at)
-      VALUES (${id}::uuid, ${ids.streamId}::uuid, ${ids.clusterId}::uuid, ${ids.isDefault},
-        ${json(maps.config)}::jsonb, ${json(maps.producerConfig)}::jsonb, ${json(maps.consumerConfig)}::jsonb,
-        1, '[]'::jsonb, ${now}, ${now}, ${now})
-      RETURNING ${BINDING_SQL_COLUMNS}),
-    queued AS (${jobInsertSql(BINDING_JOB, id)}),
-    logged AS (${logged})
-    SELECT * FROM created`;
-  return toBinding(row!);
+  const logged = changeInsertSql(
+    {
+      entityType: "binding",
+      entityKey: formatFqn(by.namespace, by.cluster, by.stream),
+      action: "created",
+      generation: 1,
+      actor: by.actor,
+      data: changeData(maps, by.secrets),
+    },
+    Prisma.sql`FROM created`,
+  );
+  try {
+    // pending_creates []: nothing sent yet (the create journal, apps/registry/src/reconciler/create-journal.ts).
+    const [row] = await db.$queryRaw<BindingRow[]>`
+      WITH locked AS (${lockedClusterAndStream(read.cluster, read.stream)}),
+      created AS (
+        INSERT INTO binding (id, stream_id, cluster_id, is_default, config, producer_config,
+          consumer_config, generation, pending_creates, created_at, updated_at, status_updated_at)
+        SELECT ${id}::uuid, locked.id, ${read.cluster.id}::uuid,
+          NOT EXISTS (SELECT FROM binding b WHERE b.stream_id = locked.id AND b.is_default),
+          ${json(maps.config)}::jsonb, ${json(maps.producerConfig)}::jsonb,
+          ${json(maps.consumerConfig)}::jsonb, 1, '[]'::jsonb, ${now}, ${now}, ${now}
+        FROM locked
+        RETURNING ${BINDING_SQL_COLUMNS}),
+      queued AS (${jobInsertSql(BINDING_JOB, id, Prisma.sql`FROM created`)}),
+      logged AS (${logged})
+      SELECT * FROM created`;
+    return row ? { binding: toBinding(row) } : { stale: true };
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    // Bound already, or another first binding became the default meanwhile.
+    const [existing] = await db.$queryRaw<{ phase: Phase }[]>`
+      SELECT phase::text AS phase FROM binding
+      WHERE stream_id = ${read.stream.id}::uuid AND cluster_id = ${read.cluster.id}::uuid`;
+    return existing ? { existing: existing.phase } : { stale: true };
+  }
 }
 
 /**

@@ -19,10 +19,13 @@ export async function enqueueJob(tx: Tx, kind: string, targetId: string): Promis
   await tx.$executeRaw`${jobInsertSql(kind, targetId)}`;
 }
 
-/** enqueueJob's statement, not run: for a statement that makes the change and asks for its job at once. */
-export function jobInsertSql(kind: string, targetId: string): Prisma.Sql {
+/**
+ * enqueueJob's statement, not run: for a statement that makes the change and asks for its job at
+ * once; `from` (e.g. `FROM created`) asks only if that part wrote a row.
+ */
+export function jobInsertSql(kind: string, targetId: string, from: Prisma.Sql = Prisma.empty): Prisma.Sql {
   return Prisma.sql`
-    INSERT INTO job (kind, target_id) VALUES (${kind}, ${targetId})
+    INSERT INTO job (kind, target_id) SELECT ${kind}, ${targetId} ${from}
     ON CONFLICT (kind, target_id) DO UPDATE
       SET seq = job.seq + 1, run_at = now(), attempts = 0, last_error = NULL`;
 }

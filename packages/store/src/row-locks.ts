@@ -1,3 +1,4 @@
+import { Prisma } from "./generated/prisma/client.ts";
 import type { Tx } from "./transaction.ts";
 
 /**
@@ -37,31 +38,20 @@ export async function lockStream(tx: Tx, id: string, mode: LockMode): Promise<vo
   await tx.$queryRawUnsafe(`SELECT 1 FROM stream WHERE id = $1::uuid ${CLAUSE[mode]}`, id);
 }
 
-/** What a binding's writer checks of its stream and cluster (`lockClusterAndStream`). */
-export interface LockedClusterAndStream {
-  clusterGeneration: number;
-  streamGeneration: number;
-  streamDeleting: boolean;
-}
-
 /**
- * Share-locks a cluster and write-locks a stream, in that order, and reads what a binding's writer
- * checks of them, in one statement: a row is read as it is once locked (its last committed
- * version), so no second read is needed. Null if either is gone.
+ * A statement's part that share-locks a cluster and write-locks a stream, in that order, and
+ * yields the stream's id only if both are still as read (their generations) and the stream is not
+ * being deleted: a locked row is checked as last committed. For a data-modifying WITH
+ * (`locked AS (...)`) whose writes then go `FROM locked`.
  */
-export async function lockClusterAndStream(
-  tx: Tx,
-  clusterId: string,
-  streamId: string,
-): Promise<LockedClusterAndStream | null> {
+export function lockedClusterAndStream(
+  cluster: { id: string; generation: number },
+  stream: { id: string; generation: number },
+): Prisma.Sql {
   // The locks are taken in the order of the FOR clauses: the cluster first, as everywhere.
-  const [row] = await tx.$queryRawUnsafe<LockedClusterAndStream[]>(
-    `SELECT c.generation AS "clusterGeneration", s.generation AS "streamGeneration",
-       s.deleting AS "streamDeleting"
-     FROM cluster c, stream s WHERE c.id = $1::uuid AND s.id = $2::uuid
-     ${CLAUSE.share} OF c ${CLAUSE.write} OF s`,
-    clusterId,
-    streamId,
-  );
-  return row ?? null;
+  return Prisma.sql`
+    SELECT s.id FROM cluster c, stream s
+    WHERE c.id = ${cluster.id}::uuid AND c.generation = ${cluster.generation}::int
+      AND s.id = ${stream.id}::uuid AND s.generation = ${stream.generation}::int AND NOT s.deleting
+    FOR SHARE OF c FOR NO KEY UPDATE OF s`;
 }

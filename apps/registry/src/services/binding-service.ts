@@ -1,6 +1,7 @@
 import {
   ErrorCode,
   formatFqn,
+  Phase,
   RegistryError,
   type Binding,
   type Cluster,
@@ -10,10 +11,8 @@ import {
 import {
   createBinding,
   findBindingByNames,
-  findBindingsOfStream,
   findStreamAndCluster,
   findStreamById,
-  lockClusterAndStream,
   lockStream,
   writeTransaction,
 } from "@stream-registry/store";
@@ -49,47 +48,28 @@ export class BindingService {
     return retryOnStale(async () => {
       const { stream, cluster } = await this.findStreamAndCluster(input);
       const overrides = await this.checkOverrides(input, EMPTY_CONFIG_SET, stream, cluster);
-      const fqn = this.fqn(cluster.name, stream.name);
-      const binding = await writeTransaction(this.deps.db.prisma, async (tx) => {
-        // What was validated must still hold: same stream and cluster, not being deleted. The
-        // stream's lock also makes its bindings' writes take turns (one default, no duplicate).
-        const live = await lockClusterAndStream(tx, cluster.id, stream.id);
-        if (
-          live?.streamGeneration !== stream.generation ||
-          live.streamDeleting ||
-          live.clusterGeneration !== cluster.generation
-        ) {
-          throw new StaleRead();
-        }
-        const siblings = await findBindingsOfStream(tx, stream.id);
-        const existing = siblings.find((b) => b.clusterId === cluster.id);
-        if (existing?.phase === "DELETING") {
+      // Written only if the stream and the cluster are still as validated (same generations, the
+      // stream not being deleted): otherwise it runs again, from the reads.
+      const created = await createBinding(this.deps.db.prisma, { stream, cluster }, overrides, {
+        actor,
+        ...this.names(cluster, stream),
+      });
+      if ("stale" in created) throw new StaleRead();
+      if ("existing" in created) {
+        if (created.existing === Phase.DELETING) {
           throw new RegistryError(
             ErrorCode.BEING_DELETED,
-            `binding ${fqn} is being deleted; create it again once it is gone`,
+            `binding ${this.fqn(cluster.name, stream.name)} is being deleted; create it again once it is gone`,
             ["input", "cluster"],
           );
         }
-        if (existing) {
-          throw new RegistryError(
-            ErrorCode.ALREADY_EXISTS,
-            `stream "${stream.name}" is already bound to cluster "${cluster.name}"`,
-            ["input", "cluster"],
-          );
-        }
-        const created = await createBinding(
-          tx,
-          {
-            streamId: stream.id,
-            clusterId: cluster.id,
-            // The first binding is the default; after its deletion was asked for, the next live one is.
-            isDefault: !siblings.some((b) => b.isDefault),
-          },
-          overrides,
-          { actor, ...this.names(cluster, stream) },
+        throw new RegistryError(
+          ErrorCode.ALREADY_EXISTS,
+          `stream "${stream.name}" is already bound to cluster "${cluster.name}"`,
+          ["input", "cluster"],
         );
-        return created;
-      });
+      }
+      const { binding } = created;
       this.deps.wakeReconciler();
       return binding;
     });
