@@ -64,7 +64,11 @@ export async function startRegistry(
     // The reconcile kernel's kinds: each realized resource kind registers its handler here.
     const handlers = handlersByKind([bindingHandler({ db, providers, namespace: config.namespace })]);
     const reconciler = new Reconciler({ db }, handlers, config.reconciler, logger);
-    const deps = { db, providers, namespace: config.namespace, wakeReconciler: () => reconciler.wake() };
+    // After the mutation's answer is written (the rest of a request is promise continuations, which
+    // run before setImmediate): with PGlite, SQL runs on this event loop, and the reconcile it
+    // starts would otherwise be paid for by the mutation's latency.
+    const wakeReconciler = () => void setImmediate(() => reconciler.wake());
+    const deps = { db, providers, namespace: config.namespace, wakeReconciler };
     const services = createServices(deps, {
       healthIntervalMs: config.health.intervalMs,
       clusterPresets: config.clusterPresets,
