@@ -210,6 +210,16 @@ try {
       warnings.set(key, (warnings.get(key) ?? 0) + 1);
     }
   }
+  // The reconciler's batches (one CreateTopics each): how many, how big, how long.
+  const batches = registry
+    .entries()
+    .filter((entry) => entry.msg === "batch realized")
+    .map((entry) => ({ jobs: Number(entry.jobs), ms: Number(entry.durationMs) }));
+  const median = (values: number[]) =>
+    percentile(
+      [...values].sort((a, b) => a - b),
+      50,
+    );
   console.table({
     kafka: `${kafka.bootstrapServers} (broker ready in ${brokerSeconds.toFixed(1)} s)`,
     database: kind,
@@ -223,6 +233,7 @@ try {
     "create→ONLINE p90 ms": percentile(latencies, 90).toFixed(0),
     "create→ONLINE p99 ms": percentile(latencies, 99).toFixed(0),
     "create→ONLINE max ms": (latencies.at(-1) ?? NaN).toFixed(0),
+    "reconciler batches (median jobs, median ms)": `${batches.length} (${median(batches.map((b) => b.jobs))}, ${median(batches.map((b) => b.ms))})`,
     "topics verified with kafkajs": `${count} listed, ${partitions} partitions each`,
     "baseline: same topics via kafkajs alone, s": baselineSeconds.toFixed(1),
     "baseline topics per second": (count / baselineSeconds).toFixed(1),

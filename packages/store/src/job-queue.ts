@@ -31,17 +31,18 @@ export function jobInsertSql(kind: string, targetId: string, from: Prisma.Sql = 
 }
 
 /**
- * Leases up to `limit` due jobs for `worker` (only of `kind`, if given). SKIP LOCKED lets several
- * registry processes share one database without handing the same job to two of them; an expired
- * lease (a crashed worker) makes the job due again.
+ * Leases up to `limit` due jobs for `worker`: only of `filter.kind` if given, none of
+ * `filter.notKinds`. SKIP LOCKED lets several registry processes share one database without
+ * handing the same job to two of them; an expired lease (a crashed worker) makes the job due again.
  */
 export async function leaseJobs(
   prisma: PrismaClient,
   worker: string,
   limit: number,
   leaseMs: number,
-  kind?: string,
+  filter: { kind?: string; notKinds?: readonly string[] } = {},
 ): Promise<LeasedJob[]> {
+  const kind = filter.kind ?? null;
   const rows = await prisma.$queryRaw<
     { id: bigint; kind: string; target_id: string; seq: number; attempts: number }[]
   >`
@@ -51,7 +52,7 @@ export async function leaseJobs(
     WHERE id IN (
       SELECT id FROM job
       WHERE run_at <= now() AND (leased_until IS NULL OR leased_until < now())
-        AND (${kind ?? null}::text IS NULL OR kind = ${kind ?? null})
+        AND (${kind}::text IS NULL OR kind = ${kind}) AND NOT (kind = ANY(${[...(filter.notKinds ?? [])]}::text[]))
       ORDER BY run_at, id
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED)

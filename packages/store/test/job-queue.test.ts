@@ -52,6 +52,26 @@ describe.each(databaseKinds)("job queue on %s", (kind) => {
     expect(await row("b:1")).toBeNull();
   });
 
+  it("leases only the kind asked for, or none of the kinds left out", async () => {
+    const prisma = handles.db!.prisma;
+    await prisma.$transaction(async (tx) => {
+      await enqueueJob(tx, "kind-a", "k:1");
+      await enqueueJob(tx, "kind-b", "k:2");
+      await enqueueJob(tx, "kind-c", "k:3");
+    });
+    // Other tests' jobs (kind "t") may be due as well: only these three kinds are looked at.
+    const kinds = (jobs: LeasedJob[]) =>
+      jobs
+        .map((job) => job.kind)
+        .filter((kind) => kind.startsWith("kind-"))
+        .sort();
+    expect(kinds(await leaseJobs(prisma, "k:w1", 10, 60_000, { notKinds: ["kind-a", "kind-c"] }))).toEqual([
+      "kind-b",
+    ]);
+    expect(kinds(await leaseJobs(prisma, "k:w2", 10, 60_000, { kind: "kind-c" }))).toEqual(["kind-c"]);
+    expect(kinds(await leaseJobs(prisma, "k:w3", 10, 60_000))).toEqual(["kind-a"]);
+  });
+
   it("keeps a job that was requested again while it ran, due at once", async () => {
     await enqueue("c:1");
     const [job] = (await lease("c:w1")) as [LeasedJob];

@@ -26,6 +26,13 @@ type ReconcilerDeps = Pick<ServiceDeps, "db">;
 const maxLeaseBackoffMs = 30_000;
 
 /**
+ * Batches of one kind at a time. More would split what is due into many small batches, each paying
+ * a provider round trip of its own (a CreateTopics and its leaders): with this bound, what becomes
+ * due while batches run waits for the next one and goes in it, up to RECONCILER_BATCH_SIZE.
+ */
+const BATCHES_PER_KIND = 2;
+
+/**
  * The reconcile kernel's job loop: leases due jobs, hands each to the handler of its kind, and
  * records the outcome. Jobs survive crashes (an expired lease makes them due again) and several
  * processes may share one database. A job of a kind no handler serves (one a newer registry
@@ -42,6 +49,8 @@ export class Reconciler {
   private lastLeaseError: string | undefined;
   /** Lease attempts failed in a row (the database is away); they space out the next attempt. */
   private leaseFailures = 0;
+  /** Batches running, by kind: a kind at BATCHES_PER_KIND is not leased by the loop meanwhile. */
+  private readonly batchesInFlight = new Map<string, number>();
 
   constructor(
     private readonly deps: ReconcilerDeps,
@@ -91,7 +100,12 @@ export class Reconciler {
       const free = this.config.concurrency - this.inFlight.size;
       if (free > 0) {
         try {
-          const jobs = await leaseJobs(this.deps.db.prisma, this.worker, free, this.config.leaseMs);
+          const notKinds = [...this.batchesInFlight]
+            .filter(([, running]) => running >= BATCHES_PER_KIND)
+            .map(([kind]) => kind);
+          const jobs = await leaseJobs(this.deps.db.prisma, this.worker, free, this.config.leaseMs, {
+            notKinds,
+          });
           this.dispatch(jobs);
           if (this.leaseFailures > 0)
             this.logger.info({ failedAttempts: this.leaseFailures }, "reconciler leases jobs again");
@@ -161,7 +175,8 @@ export class Reconciler {
     const { prisma } = this.deps.db;
     const { leaseMs, batchSize } = this.config;
     const kind = handler.resource.kind;
-    const more = await leaseJobs(prisma, this.worker, batchSize - leased.length, leaseMs, kind).catch(
+    this.batchesInFlight.set(kind, (this.batchesInFlight.get(kind) ?? 0) + 1);
+    const more = await leaseJobs(prisma, this.worker, batchSize - leased.length, leaseMs, { kind }).catch(
       () => [],
     );
     const jobs = [...leased, ...more];
@@ -185,7 +200,7 @@ export class Reconciler {
         rest: jobs.map((job): LeftJob<ResourceStatus> => ({ job })),
       }));
       if (results.length > 0) {
-        this.logger.debug({ kind, jobs: results.length, durationMs: elapsed(started) }, "batch realized");
+        this.logger.info({ kind, jobs: results.length, durationMs: elapsed(started) }, "batch realized");
       }
       await Promise.all(
         results.map((result) => {
@@ -200,6 +215,7 @@ export class Reconciler {
       await forEachConcurrently(rest, this.config.concurrency, ({ job, r }) => this.handle(job, true, r));
     } finally {
       clearInterval(heartbeat);
+      this.batchesInFlight.set(kind, this.batchesInFlight.get(kind)! - 1);
     }
   }
 
