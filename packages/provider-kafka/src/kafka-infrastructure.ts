@@ -13,7 +13,7 @@ import {
   type OperationContext,
   type StreamInfrastructureManager,
 } from "@stream-registry/provider-api";
-import type { Admin, PartitionMetadata } from "kafkajs";
+import type { Admin } from "kafkajs";
 import { desiredTopicOf, KAFKA_MAP, type DesiredTopic } from "./config/config-maps.ts";
 import type { KafkaConnections, OffsetsReader } from "./connection/kafka-connections.ts";
 import { isOutage, resolveSettings, type ResolvedCluster } from "./connection/kafka-connections.ts";
@@ -21,7 +21,6 @@ import { toInfrastructureError } from "./errors/kafka-errors.ts";
 import {
   countRecords,
   createdTopic,
-  waitForLeadersOfMany,
   createTopic,
   createTopics,
   deleteTopic,
@@ -240,20 +239,8 @@ export function createKafkaInfrastructure(connections: KafkaConnections) {
         return outcomes;
       }
       const { existing, refused } = created;
-      // The new topics' leaders, seen for all of them at once; a failure here is only a wait
-      // skipped, each topic then waits on its own.
-      const fresh = topics.filter(({ name }) => !existing.has(name) && !refused.has(name));
-      const led = await connections
-        .withAdmin(cluster, context, batchAction, (admin) =>
-          waitForLeadersOfMany(
-            admin,
-            fresh.map(({ name, desired }) => ({ name, count: desired.partitions ?? 1 })),
-            requestTimeoutMs,
-          ),
-        )
-        .catch(() => new Map<string, PartitionMetadata[]>());
-      // Each topic's follow-up (observation, adoption) has its own deadline: one request for many
-      // topics must not make their follow-ups share one.
+      // Each topic's follow-up (leaders, observation, adoption) has its own deadline: one request
+      // for many topics must not make their follow-ups share one.
       await Promise.all(
         topics.map(async ({ index, name, desired }) => {
           const action = `create topic "${name}"`;
@@ -262,11 +249,7 @@ export function createKafkaInfrastructure(connections: KafkaConnections) {
             const value = await connections.withAdmin(cluster, context, action, async (admin, offsets) =>
               existing.has(name)
                 ? adopt(admin, offsets, cluster, name, desired)
-                : observe(
-                    offsets,
-                    await createdTopic(admin, name, desired, requestTimeoutMs, led.get(name)),
-                    "created",
-                  ),
+                : observe(offsets, await createdTopic(admin, name, desired, requestTimeoutMs), "created"),
             );
             outcomes[index] = { ok: true, value };
           } catch (error) {

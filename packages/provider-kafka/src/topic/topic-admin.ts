@@ -105,18 +105,14 @@ export async function createTopics(
   return { existing, refused };
 }
 
-/**
- * A topic this registry just created: once each partition has a leader, as it was asked for.
- * `led`: its partitions, already seen with leaders (waitForLeadersOfMany); undefined waits here.
- */
+/** A topic this registry just created: once each partition has a leader, as it was asked for. */
 export async function createdTopic(
   admin: Admin,
   name: string,
   desired: DesiredTopic,
   timeoutMs: number,
-  led?: PartitionMetadata[],
 ): Promise<ActualTopic> {
-  const partitions = led ?? (await waitForLeaders(admin, name, desired.partitions ?? 1, timeoutMs));
+  const partitions = await waitForLeaders(admin, name, desired.partitions ?? 1, timeoutMs);
   if (partitions) {
     // The broker took exactly these overrides with the create; reading them back would cost a
     // request per create for nothing (observations read them from the cluster).
@@ -183,11 +179,12 @@ export async function waitForLeaders(
   timeoutMs: number,
 ): Promise<PartitionMetadata[] | undefined> {
   const deadline = Date.now() + timeoutMs;
+  const led = (partition: PartitionMetadata) => partition.leader >= 0 && partition.partitionErrorCode === 0;
   for (let delayMs = 10; ; delayMs = Math.min(delayMs * 2, 200)) {
     try {
       const { topics } = await admin.fetchTopicMetadata({ topics: [name] });
       const partitions = topics.find((topic) => topic.name === name)?.partitions ?? [];
-      if (partitions.length >= count && partitions.every(hasLeader)) return partitions;
+      if (partitions.length >= count && partitions.every(led)) return partitions;
     } catch (error) {
       if (!NOT_YET.has(kafkaErrorType(error) ?? "")) throw error;
     }
@@ -195,43 +192,6 @@ export async function waitForLeaders(
     await sleep(delayMs);
   }
 }
-
-/**
- * waitForLeaders for the topics of one CreateTopics request, with one Metadata request per poll for
- * those not yet led: one request per topic and poll would queue on the admin's one connection per
- * broker (a broker answers a connection's requests one at a time). Those with leaders by
- * `timeoutMs` are in the map; the others are left to createdTopic.
- */
-export async function waitForLeadersOfMany(
-  admin: Admin,
-  topics: readonly { name: string; count: number }[],
-  timeoutMs: number,
-): Promise<Map<string, PartitionMetadata[]>> {
-  const led = new Map<string, PartitionMetadata[]>();
-  const deadline = Date.now() + timeoutMs;
-  let waiting = [...topics];
-  for (let delayMs = 10; waiting.length > 0; delayMs = Math.min(delayMs * 2, 200)) {
-    try {
-      const { topics: seen } = await admin.fetchTopicMetadata({ topics: waiting.map((topic) => topic.name) });
-      const byName = new Map(seen.map((topic) => [topic.name, topic.partitions]));
-      waiting = waiting.filter(({ name, count }) => {
-        const partitions = byName.get(name) ?? [];
-        if (partitions.length < count || !partitions.every(hasLeader)) return true;
-        led.set(name, partitions);
-        return false;
-      });
-    } catch (error) {
-      // One topic not known yet fails the request for all of them: poll again.
-      if (!NOT_YET.has(kafkaErrorType(error) ?? "")) throw error;
-    }
-    if (waiting.length === 0 || Date.now() + delayMs > deadline) break;
-    await sleep(delayMs);
-  }
-  return led;
-}
-
-const hasLeader = (partition: PartitionMetadata) =>
-  partition.leader >= 0 && partition.partitionErrorCode === 0;
 
 /** Leadership moves (a new partition, a broker restart) are answered with these for a moment. */
 const LEADERSHIP_IN_MOTION = new Set([
