@@ -6,7 +6,9 @@ import {
   type ClusterTarget,
 } from "@stream-registry/provider-api";
 import { useSharedKafkaClusters } from "@stream-registry/testkit/vitest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Kafka, logLevel } from "kafkajs";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { createKafkaProvider, type KafkaFactory } from "../src/index.ts";
 import {
   bindingRequest,
   clusterTarget,
@@ -135,6 +137,54 @@ describe("deleteStreamBindings", () => {
     await using admin = await ownAdmin(kafka.at(0).bootstrapServers);
     const left = new Set(await admin.listTopics());
     expect(names.filter((name) => left.has(name))).toEqual([]);
+  });
+
+  it("deletes one by one when the broker refuses the batch, so a refusal fails only its own topic", async () => {
+    // The broker refuses a DeleteTopics only for want of rights, which a test broker grants; so
+    // kafkajs refuses here instead, as it does in production: without saying for which topic.
+    const refusedTopic = topicName("unbind-refused");
+    const refusal = () =>
+      Object.assign(new Error("Not authorized to access topics: [Topic authorization failed]"), {
+        name: "KafkaJSProtocolError",
+        type: "TOPIC_AUTHORIZATION_FAILED",
+        code: 29,
+        retriable: false,
+      });
+    const factory: KafkaFactory = (config) => {
+      const kafka = new Kafka({ ...config, logLevel: logLevel.NOTHING });
+      const admin = kafka.admin.bind(kafka);
+      kafka.admin = (adminConfig) => {
+        const client = admin(adminConfig);
+        const deleteTopics = client.deleteTopics.bind(client);
+        client.deleteTopics = async (request) => {
+          if (request.topics.length > 1 || request.topics.includes(refusedTopic)) throw refusal();
+          return deleteTopics(request);
+        };
+        return client;
+      };
+      return kafka;
+    };
+    const refusing = createKafkaProvider({ logLevel: "nothing", kafkaFactory: factory });
+    onTestFinished(() => refusing.close());
+    const names = [topicName("unbind-a"), refusedTopic, topicName("unbind-b")];
+    const made = await infra.createStreamBindings(
+      names.map((name) => bindingRequest(name, cluster, maps(1))),
+      context(),
+    );
+    expect(made.every((outcome) => outcome.ok)).toBe(true);
+
+    const outcomes = await refusing.infrastructure.deleteStreamBindings!(
+      names.map((streamName) => ({ streamName, cluster })),
+      context(),
+    );
+
+    expect(outcomes.map((outcome) => outcome.ok)).toEqual([true, false, true]);
+    const error = (outcomes[1] as { error: unknown }).error;
+    expect(isProviderError(error)).toBe(true);
+    expect((error as Error).message).toMatch(new RegExp(`^delete topic "${refusedTopic}" .*authoriz`, "is"));
+    await using admin = await ownAdmin(kafka.at(0).bootstrapServers);
+    const left = new Set(await admin.listTopics());
+    expect(names.filter((name) => left.has(name))).toEqual([refusedTopic]);
   });
 
   it("fails each in its own words when the cluster cannot be reached", async () => {
