@@ -411,7 +411,6 @@ export function clusterFitIssues(
   return issues;
 }
 
-/** `error` as the failure of `action` instead of `batchAction`, which its message starts with. */
 /** The one cluster a batch's items all name (undefined for none); a batch is per cluster. */
 function oneCluster(items: readonly { cluster: ClusterTarget }[], method: string): ClusterTarget | undefined {
   const first = items[0]?.cluster;
@@ -421,6 +420,7 @@ function oneCluster(items: readonly { cluster: ClusterTarget }[], method: string
   return first;
 }
 
+/** `error` as the failure of `action` instead of `batchAction`, which its message starts with. */
 function renamed(error: unknown, batchAction: string, action: string): unknown {
   if (!isProviderError(error) || !error.message.startsWith(batchAction)) return error;
   return new InfrastructureError(action + error.message.slice(batchAction.length), {
