@@ -112,10 +112,6 @@ describe("srctl failures", () => {
   it("says which statements the registry does not support yet", async () => {
     const cases: [string, string][] = [
       [
-        'DECLARE DEFAULT NAMESPACE "aws";',
-        "DECLARE DEFAULT NAMESPACE yet (no declareDefaultNamespace mutation)",
-      ],
-      [
         'DECLARE PARENT REGISTRY "http://root:4000/graphql";',
         "DECLARE PARENT REGISTRY yet (no declareParentRegistry mutation)",
       ],

@@ -11,7 +11,6 @@ export interface RegistryConfig {
   databaseUrl: string | undefined;
   /** PGlite's directory; undefined means in memory (tests only). */
   dataDir: string | undefined;
-  namespace: string;
   /** Provider modules to load besides the built-in ones (npm package names or paths). */
   providerModules: string[];
   /** What a DECLARE CLUSTER naming no provider or config takes for a new cluster (REGISTRY_CLUSTERS_FILE). */
@@ -103,7 +102,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(cwd, e.REGISTRY_DATA_DIR),
-    namespace: "/",
     providerModules: e.REGISTRY_PROVIDERS.split(",")
       .map((s) => s.trim())
       .filter(Boolean),

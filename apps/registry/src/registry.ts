@@ -25,6 +25,7 @@ import { handlersByKind } from "./reconciler/handler.ts";
 import { bindingHandler } from "./reconciler/handlers/binding-handler.ts";
 import { Reconciler } from "./reconciler/reconciler.ts";
 import { Resync } from "./reconciler/resync.ts";
+import { RegistryIdentity } from "./identity.ts";
 import { createServices } from "./services/services.ts";
 
 export interface RunningRegistry extends AsyncDisposable {
@@ -61,17 +62,30 @@ export async function startRegistry(
       );
       logger.info({ file: config.clusterPresets.file, clusters }, "cluster presets loaded");
     }
+    const identity = await RegistryIdentity.load(db.prisma, (error) =>
+      logger.warn({ err: error }, "cannot re-read this registry's namespace; keeping the one known"),
+    );
+    const namespaced = {
+      db,
+      providers,
+      // Read where it is used: DECLARE DEFAULT NAMESPACE changes it while the registry runs.
+      get namespace() {
+        return identity.path;
+      },
+    };
     // The reconcile kernel's kinds: each realized resource kind registers its handler here.
-    const handlers = handlersByKind([bindingHandler({ db, providers, namespace: config.namespace })]);
+    const handlers = handlersByKind([bindingHandler(namespaced)]);
     const reconciler = new Reconciler({ db }, handlers, config.reconciler, logger);
-    // After the mutation's answer is written (the rest of a request is promise continuations, which
-    // run before setImmediate): with PGlite, SQL runs on this event loop, and the reconcile it
-    // starts would otherwise be paid for by the mutation's latency.
-    const wakeReconciler = () => void setImmediate(() => reconciler.wake());
-    const deps = { db, providers, namespace: config.namespace, wakeReconciler };
+    const deps = Object.assign(namespaced, {
+      // After the mutation's answer is written (the rest of a request is promise continuations,
+      // which run before setImmediate): with PGlite, SQL runs on this event loop, and the reconcile
+      // it starts would otherwise be paid for by the mutation's latency.
+      wakeReconciler: () => void setImmediate(() => reconciler.wake()),
+    });
     const services = createServices(deps, {
       healthIntervalMs: config.health.intervalMs,
       clusterPresets: config.clusterPresets,
+      identity,
     });
     const health = new HealthMonitor(deps, config.health, logger);
     const resync = new Resync(deps, handlers, config.reconciler, logger);
@@ -111,7 +125,7 @@ export async function startRegistry(
       createContext: (requestId, actor) => ({
         requestId,
         actor,
-        namespace: config.namespace,
+        namespace: identity.path,
         services,
         loaders: createLoaders(db.prisma),
         logger,
@@ -130,10 +144,11 @@ export async function startRegistry(
     reconciler.start();
     resync.start();
     health.start();
+    identity.start();
     const { port } = server.address() as AddressInfo;
     const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
     const url = `http://${host}:${port}/graphql`;
-    logger.info({ url, namespace: config.namespace, providers: providers.kinds() }, "registry started");
+    logger.info({ url, namespace: identity.path, providers: providers.kinds() }, "registry started");
 
     let stopping: Promise<void> | undefined;
     const stop = () =>
@@ -147,6 +162,7 @@ export async function startRegistry(
         );
         await apollo.stop();
         await Promise.all([
+          identity.stop(),
           health.stop(config.shutdownTimeoutMs),
           resync.stop(config.shutdownTimeoutMs),
           reconciler.stop(config.shutdownTimeoutMs),

@@ -12,7 +12,6 @@ describe("loadConfig", () => {
       host: "0.0.0.0",
       databaseUrl: undefined,
       dataDir: path.join(cwd, ".data"),
-      namespace: "/",
       providerModules: [],
       production: false,
       logLevel: "info",

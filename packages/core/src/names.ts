@@ -33,6 +33,14 @@ export function checkName(name: string, field: string[], what: string): UserErro
   return undefined;
 }
 
+/**
+ * A registry's namespace path from its declared segment: none is the root, "/"; a segment alone
+ * is "/<name>" (DECLARE DEFAULT NAMESPACE "us-reg1-xyz" gives "/us-reg1-xyz").
+ */
+export function namespacePath(name: string | null): string {
+  return name === null ? ROOT_NAMESPACE : `${ROOT_NAMESPACE}${name}`;
+}
+
 /** The seed's fully qualified name: namespace path, then cluster, then stream. */
 export function formatFqn(namespace: string, cluster: string, stream: string): string {
   return `${fqnPrefix(namespace)}${cluster}/${stream}`;

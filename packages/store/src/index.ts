@@ -17,6 +17,7 @@ export * from "./job-queue.ts";
 export * from "./migrate.ts";
 export * from "./migration-errors.ts";
 export * from "./observations.ts";
+export * from "./registry-settings.ts";
 export * from "./resource-journal.ts";
 export * from "./resource-observations.ts";
 export * from "./resource-phase.ts";

@@ -20,8 +20,6 @@ export async function showNamespace(
   );
 }
 
-// Planned (issue: parent/child registries). Input shapes follow the DDL; see docs/cli.md.
-
 export async function declareDefaultNamespace(
   s: StatementOf<"declareDefaultNamespace">,
   context: StatementContext,
@@ -40,6 +38,8 @@ export async function declareDefaultNamespace(
     object: { kind: "namespace", path },
   });
 }
+
+// Planned (issue: parent/child registries). Input shapes follow the DDL; see docs/cli.md.
 
 export async function declareParentRegistry(
   s: StatementOf<"declareParentRegistry">,

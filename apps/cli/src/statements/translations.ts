@@ -21,7 +21,7 @@ type Translation<K extends StatementKind> = (
  */
 const translations: { [K in StatementKind]: Translation<K> } = {
   showNamespace, // query namespace
-  declareDefaultNamespace, // mutation declareDefaultNamespace (planned)
+  declareDefaultNamespace, // mutation declareDefaultNamespace
   declareParentRegistry, // mutation declareParentRegistry (planned)
   declareCluster, // mutation declareCluster
   showClusters, // query clusters

@@ -1,9 +1,11 @@
 import type { ClusterPresets } from "../cluster-presets.ts";
+import type { RegistryIdentity } from "../identity.ts";
 import { BindingService } from "./binding-service.ts";
 import { Catalog } from "./catalog.ts";
 import { ClusterService } from "./cluster-service.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { HealthService } from "./health-service.ts";
+import { NamespaceService } from "./namespace-service.ts";
 import { StreamService } from "./stream-service.ts";
 
 export interface Services {
@@ -12,11 +14,13 @@ export interface Services {
   bindings: BindingService;
   catalog: Catalog;
   health: HealthService;
+  /** Absent where there is no registry identity to change (tests that build services alone). */
+  namespaces?: NamespaceService;
 }
 
 export function createServices(
   deps: ServiceDeps,
-  options: { healthIntervalMs?: number; clusterPresets?: ClusterPresets } = {},
+  options: { healthIntervalMs?: number; clusterPresets?: ClusterPresets; identity?: RegistryIdentity } = {},
 ): Services {
   return {
     clusters: new ClusterService(deps, options.clusterPresets),
@@ -24,5 +28,6 @@ export function createServices(
     bindings: new BindingService(deps),
     catalog: new Catalog(deps),
     health: new HealthService(options.healthIntervalMs ?? 0),
+    ...(options.identity ? { namespaces: new NamespaceService(deps, options.identity) } : {}),
   };
 }

@@ -1,0 +1,54 @@
+import { namespacePath } from "@stream-registry/core";
+import { readRegistrySettings, type DbClient, type RegistrySettings } from "@stream-registry/store";
+import { Periodic } from "./periodic.ts";
+
+/** How often a registry re-reads its identity, for a change another process sharing its database made. */
+const REFRESH_MS = 5_000;
+
+/**
+ * This registry's identity: its id and its namespace path, read from its database and kept in
+ * memory, since every request and every binding's name needs the path. A declaration here
+ * `apply`s the new settings at once; one made by another process sharing the database is seen
+ * within REFRESH_MS.
+ */
+export class RegistryIdentity {
+  private readonly refresh: Periodic;
+
+  private constructor(
+    private readonly db: DbClient,
+    private settings: RegistrySettings,
+    onError: (error: unknown) => void,
+  ) {
+    this.refresh = new Periodic(
+      REFRESH_MS,
+      async () => this.apply(await readRegistrySettings(this.db)),
+      onError,
+    );
+  }
+
+  static async load(db: DbClient, onError: (error: unknown) => void): Promise<RegistryIdentity> {
+    return new RegistryIdentity(db, await readRegistrySettings(db), onError);
+  }
+
+  get registryId(): string {
+    return this.settings.registryId;
+  }
+
+  /** The namespace this registry owns: "/" for a vanilla registry, "/us-reg1-xyz" once named. */
+  get path(): string {
+    return namespacePath(this.settings.name);
+  }
+
+  /** Takes settings just read or written; an older generation (a slow refresh) is ignored. */
+  apply(settings: RegistrySettings): void {
+    if (settings.generation >= this.settings.generation) this.settings = settings;
+  }
+
+  start(): void {
+    this.refresh.start();
+  }
+
+  stop(): Promise<void> {
+    return this.refresh.stop(1_000);
+  }
+}

@@ -1,0 +1,29 @@
+import { checkName, namespacePath, type UserError } from "@stream-registry/core";
+import { declareNamespaceName, writeTransaction } from "@stream-registry/store";
+import type { RegistryIdentity } from "../identity.ts";
+import type { Actor, ServiceDeps } from "./deps.ts";
+import { pushIf, throwIfAny } from "./user-errors.ts";
+
+/** The namespace this registry owns: SHOW NAMESPACE reads it, DECLARE DEFAULT NAMESPACE names it. */
+export class NamespaceService {
+  constructor(
+    private readonly deps: Pick<ServiceDeps, "db">,
+    private readonly identity: RegistryIdentity,
+  ) {}
+
+  /**
+   * Names this registry's namespace segment: a vanilla registry, "/", named "us-reg1-xyz" owns
+   * "/us-reg1-xyz". Declaring the name it has changes nothing. Its bindings' fully qualified names
+   * follow at once; the change log keeps the names entries were written under.
+   */
+  async declareDefault(name: string, { actor }: Actor): Promise<{ path: string }> {
+    const errors: UserError[] = [];
+    pushIf(errors, checkName(name, ["input", "name"], "namespace name"));
+    throwIfAny(errors);
+    const written = await writeTransaction(this.deps.db.prisma, (tx) =>
+      declareNamespaceName(tx, name, { actor, path: namespacePath }),
+    );
+    if (written) this.identity.apply(written);
+    return { path: this.identity.path };
+  }
+}
