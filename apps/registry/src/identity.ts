@@ -19,10 +19,19 @@ export class RegistryIdentity {
     private settings: RegistrySettings,
     onError: (error: unknown) => void,
   ) {
+    let lastError: string | undefined;
     this.refresh = new Periodic(
       REFRESH_MS,
-      async () => this.apply(await readRegistrySettings(this.db)),
-      onError,
+      async () => {
+        this.apply(await readRegistrySettings(this.db));
+        lastError = undefined;
+      },
+      (error) => {
+        // Once per distinct failure: a database away for an hour is one warning, not 720.
+        const message = error instanceof Error ? error.message : String(error);
+        if (message !== lastError) onError(error);
+        lastError = message;
+      },
     );
   }
 
