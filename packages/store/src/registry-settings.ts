@@ -14,15 +14,18 @@ const COLUMNS = `registry_id::text AS "registryId", name, generation`;
 
 /** The registry's settings, made on first use (a new registry id, no name: the root). */
 export async function readRegistrySettings(db: Db): Promise<RegistrySettings> {
-  // Inserted or read in one statement: a second process starting at once reads the same row.
-  const [row] = await db.$queryRawUnsafe<RegistrySettings[]>(
-    `WITH made AS (
-       INSERT INTO registry_settings (id, registry_id) VALUES (1, $1::uuid)
-       ON CONFLICT (id) DO NOTHING RETURNING ${COLUMNS})
-     SELECT * FROM made UNION ALL SELECT ${COLUMNS} FROM registry_settings WHERE id = 1 LIMIT 1`,
-    randomUUID(),
-  );
-  return row!;
+  for (;;) {
+    // Inserted or read in one statement. Only a process that made it at the same moment as another
+    // finds neither (the other's row committed after this statement's snapshot); it reads again.
+    const [row] = await db.$queryRawUnsafe<RegistrySettings[]>(
+      `WITH made AS (
+         INSERT INTO registry_settings (id, registry_id) VALUES (1, $1::uuid)
+         ON CONFLICT (id) DO NOTHING RETURNING ${COLUMNS})
+       SELECT * FROM made UNION ALL SELECT ${COLUMNS} FROM registry_settings WHERE id = 1 LIMIT 1`,
+      randomUUID(),
+    );
+    if (row) return row;
+  }
 }
 
 /**
