@@ -53,6 +53,14 @@ export interface BindingRequest {
 /** One request's outcome in a batch: what its own call would have returned, or thrown. */
 export type BatchOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
+/** A call's outcome as a batch reports it: its value, or what it threw. */
+export function settle<T>(call: Promise<T>): Promise<BatchOutcome<T>> {
+  return call.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+}
+
 /**
  * The seed's StreamInfrastructureManager: validates clusters and streams and realizes bindings.
  * Every method is idempotent: the reconciler may call it again after a crash or a retry.

@@ -1,4 +1,9 @@
-import { configRejected, InfrastructureError, ResourceConflictError } from "@stream-registry/provider-api";
+import {
+  configRejected,
+  InfrastructureError,
+  ResourceConflictError,
+  settle,
+} from "@stream-registry/provider-api";
 
 /**
  * What the next call of one operation on one resource does instead of its work: fail retriably,
@@ -54,14 +59,7 @@ export class FakePlatform {
   async createMany(items: readonly { name: string; spec: unknown }[], signal: AbortSignal) {
     signal.throwIfAborted();
     this.batches.push(items.map((item) => item.name));
-    return Promise.all(
-      items.map(({ name, spec }) =>
-        this.create(name, spec, signal).then(
-          (value) => ({ ok: true as const, value }),
-          (error: unknown) => ({ ok: false as const, error }),
-        ),
-      ),
-    );
+    return Promise.all(items.map(({ name, spec }) => settle(this.create(name, spec, signal))));
   }
 
   async update(name: string, spec: unknown, signal: AbortSignal): Promise<{ message: string }> {
@@ -87,14 +85,7 @@ export class FakePlatform {
   async removeMany(names: readonly string[], signal: AbortSignal) {
     signal.throwIfAborted();
     this.removeBatches.push([...names]);
-    return Promise.all(
-      names.map((name) =>
-        this.remove(name, signal).then(
-          () => ({ ok: true as const, value: undefined }),
-          (error: unknown) => ({ ok: false as const, error }),
-        ),
-      ),
-    );
+    return Promise.all(names.map((name) => settle(this.remove(name, signal))));
   }
 
   private async run<T>(

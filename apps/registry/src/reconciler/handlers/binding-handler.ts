@@ -1,9 +1,5 @@
 import { formatFqn } from "@stream-registry/core";
-import type {
-  BatchOutcome,
-  BindingRequest,
-  StreamInfrastructureManager,
-} from "@stream-registry/provider-api";
+import { settle, type BindingRequest, type StreamInfrastructureManager } from "@stream-registry/provider-api";
 import {
   BINDING_RESOURCE,
   findBindingsToObserve,
@@ -104,12 +100,4 @@ export function bindingHandler(deps: BindingHandlerDeps): ReconcileHandler<Bindi
         skipProvider: registryOnlyProvider.kind,
       }),
   };
-}
-
-/** A call's outcome as a batch reports it: its value, or what it threw. */
-function settle<T>(call: Promise<T>): Promise<BatchOutcome<T>> {
-  return call.then(
-    (value) => ({ ok: true as const, value }),
-    (error: unknown) => ({ ok: false as const, error }),
-  );
 }
