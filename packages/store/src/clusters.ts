@@ -54,11 +54,6 @@ export async function findCluster(db: Db, name: string): Promise<Cluster | null>
   return row && toCluster(row);
 }
 
-export async function findClusterById(db: Db, id: string): Promise<Cluster | null> {
-  const row = await db.cluster.findUnique({ where: { id } });
-  return row && toCluster(row);
-}
-
 /** For per-request loaders: one query for many clusters, in no particular order. */
 export async function findClustersByIds(db: Db, ids: readonly string[]): Promise<Cluster[]> {
   return (await db.cluster.findMany({ where: { id: { in: [...ids] } } })).map(toCluster);

@@ -25,10 +25,6 @@ export async function lockClusterByName(tx: Tx, name: string, mode: LockMode): P
   await tx.$queryRawUnsafe(`SELECT 1 FROM cluster WHERE name = $1 ${CLAUSE[mode]}`, name);
 }
 
-export async function lockCluster(tx: Tx, id: string, mode: LockMode): Promise<void> {
-  await tx.$queryRawUnsafe(`SELECT 1 FROM cluster WHERE id = $1::uuid ${CLAUSE[mode]}`, id);
-}
-
 /** Locks the stream named `name`, if there is one. */
 export async function lockStreamByName(tx: Tx, name: string, mode: LockMode): Promise<void> {
   await tx.$queryRawUnsafe(`SELECT 1 FROM stream WHERE name = $1 ${CLAUSE[mode]}`, name);
