@@ -1,5 +1,10 @@
 import { namespacePath } from "@stream-registry/core";
-import { readRegistrySettings, type DbClient, type RegistrySettings } from "@stream-registry/store";
+import {
+  openRegistrySettings,
+  readRegistrySettings,
+  type DbClient,
+  type RegistrySettings,
+} from "@stream-registry/store";
 import { Periodic } from "./periodic.ts";
 
 /** How often a registry re-reads its identity, for a change another process sharing its database made. */
@@ -8,8 +13,8 @@ const REFRESH_MS = 5_000;
 /**
  * This registry's identity: its id and its namespace path, read from its database and kept in
  * memory, since every request and every binding's name needs the path. A declaration here
- * `apply`s the new settings at once; one made by another process sharing the database is seen
- * within REFRESH_MS.
+ * `apply`s the new settings at once; one made by another process sharing a PostgreSQL database is
+ * seen within REFRESH_MS.
  */
 export class RegistryIdentity {
   private readonly refresh: Periodic;
@@ -17,6 +22,7 @@ export class RegistryIdentity {
   private constructor(
     private readonly db: DbClient,
     private settings: RegistrySettings,
+    private readonly shared: boolean,
     onError: (error: unknown) => void,
   ) {
     let lastError: string | undefined;
@@ -35,8 +41,16 @@ export class RegistryIdentity {
     );
   }
 
-  static async load(db: DbClient, onError: (error: unknown) => void): Promise<RegistryIdentity> {
-    return new RegistryIdentity(db, await readRegistrySettings(db), onError);
+  /**
+   * `shared`: other processes may use the same database (PostgreSQL), so its settings are re-read;
+   * a PGlite directory is this process's alone.
+   */
+  static async load(
+    db: DbClient,
+    shared: boolean,
+    onError: (error: unknown) => void,
+  ): Promise<RegistryIdentity> {
+    return new RegistryIdentity(db, await openRegistrySettings(db), shared, onError);
   }
 
   get registryId(): string {
@@ -54,7 +68,7 @@ export class RegistryIdentity {
   }
 
   start(): void {
-    this.refresh.start();
+    if (this.shared) this.refresh.start();
   }
 
   stop(): Promise<void> {

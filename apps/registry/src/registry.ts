@@ -62,7 +62,7 @@ export async function startRegistry(
       );
       logger.info({ file: config.clusterPresets.file, clusters }, "cluster presets loaded");
     }
-    const identity = await RegistryIdentity.load(db.prisma, (error) =>
+    const identity = await RegistryIdentity.load(db.prisma, db.kind === "postgres", (error) =>
       logger.warn({ err: error }, "cannot re-read this registry's namespace; keeping the one known"),
     );
     const namespaced = {

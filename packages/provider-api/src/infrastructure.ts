@@ -50,6 +50,12 @@ export interface BindingRequest {
   consumerConfig: ConfigMaps;
 }
 
+/** A binding as a batch delete names it: its stream on a cluster. */
+export interface BindingTarget {
+  streamName: string;
+  cluster: ClusterTarget;
+}
+
 /** One request's outcome in a batch: what its own call would have returned, or thrown. */
 export type BatchOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
@@ -125,7 +131,7 @@ export interface StreamInfrastructureManager {
    * get one call each.
    */
   deleteStreamBindings?(
-    bindings: readonly { streamName: string; cluster: ClusterTarget }[],
+    bindings: readonly BindingTarget[],
     context: OperationContext,
   ): Promise<BatchOutcome<void>[]>;
 }

@@ -5,6 +5,7 @@ import {
   type BatchOutcome,
   type BindingObservation,
   type BindingRequest,
+  type BindingTarget,
   type ClusterTarget,
   type OperationContext,
 } from "@stream-registry/provider-api";
@@ -13,12 +14,6 @@ import { isOutage, type KafkaConnections } from "./connection/kafka-connections.
 import { toInfrastructureError } from "./errors/kafka-errors.ts";
 import { adopt, desiredTopic, observe } from "./topic/binding-topic.ts";
 import { createdTopic, createTopics, deleteTopics } from "./topic/topic-admin.ts";
-
-/** A binding as a batch delete names it. */
-export interface BindingTarget {
-  streamName: string;
-  cluster: ClusterTarget;
-}
 
 /**
  * createStreamBindings: one CreateTopics request for all the topics (their desired configs checked

@@ -3,6 +3,7 @@ import {
   configRejected,
   type BindingObservation,
   type BindingRequest,
+  type BindingTarget,
   type ClusterProbe,
   type ClusterTarget,
   type ConfigIssue,
@@ -10,7 +11,7 @@ import {
   type StreamInfrastructureManager,
 } from "@stream-registry/provider-api";
 import type { Admin } from "kafkajs";
-import { createBindingTopics, deleteBindingTopics, type BindingTarget } from "./batch-bindings.ts";
+import { createBindingTopics, deleteBindingTopics } from "./batch-bindings.ts";
 import type { KafkaConnections } from "./connection/kafka-connections.ts";
 import { isOutage, resolveSettings } from "./connection/kafka-connections.ts";
 import { createOrAdopt, desiredTopic, observe } from "./topic/binding-topic.ts";

@@ -64,6 +64,12 @@ export async function findBindingToReconcile(db: Db, id: string): Promise<Bindin
   return row ? toBindingToReconcile(row) : null;
 }
 
+/** The bindings of `ids` that still exist, each with its stream and cluster, in one statement. */
+export async function findBindingsToReconcile(db: Db, ids: readonly string[]): Promise<BindingToReconcile[]> {
+  const rows = await db.$queryRaw<ReconcileRow[]>`${RECONCILE_READ} WHERE b.id = ANY(${[...ids]}::uuid[])`;
+  return rows.map(toBindingToReconcile);
+}
+
 /**
  * ONLINE bindings not observed since `before` (or never), in id order after `after`, at most
  * `limit`; bindings on clusters of `skipProvider` are left out (their observation never changes).

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { namespacePath } from "@stream-registry/core";
 import type { Db } from "./db.ts";
 import { recordChange } from "./change-log.ts";
 import type { Tx } from "./transaction.ts";
@@ -12,8 +13,8 @@ export interface RegistrySettings {
 
 const COLUMNS = `registry_id::text AS "registryId", name, generation`;
 
-/** The registry's settings, made on first use (a new registry id, no name: the root). */
-export async function readRegistrySettings(db: Db): Promise<RegistrySettings> {
+/** The registry's settings, made at its first start (a new registry id, no name: the root). */
+export async function openRegistrySettings(db: Db): Promise<RegistrySettings> {
   for (;;) {
     // Inserted or read in one statement. Only a process that made it at the same moment as another
     // finds neither (the other's row committed after this statement's snapshot); it reads again.
@@ -28,6 +29,14 @@ export async function readRegistrySettings(db: Db): Promise<RegistrySettings> {
   }
 }
 
+/** The registry's settings as they are now (made by `openRegistrySettings` at start-up). */
+export async function readRegistrySettings(db: Db): Promise<RegistrySettings> {
+  const [row] = await db.$queryRawUnsafe<RegistrySettings[]>(
+    `SELECT ${COLUMNS} FROM registry_settings WHERE id = 1`,
+  );
+  return row!;
+}
+
 /**
  * Names this registry's namespace segment, with a change-log entry ("namespace", keyed by the new
  * path). Unchanged if it has that name already (DECLARE is idempotent): null, nothing written.
@@ -35,7 +44,7 @@ export async function readRegistrySettings(db: Db): Promise<RegistrySettings> {
 export async function declareNamespaceName(
   tx: Tx,
   name: string,
-  change: { actor: string; path: (name: string | null) => string },
+  actor: string,
 ): Promise<RegistrySettings | null> {
   const [current] = await tx.$queryRawUnsafe<RegistrySettings[]>(
     `SELECT ${COLUMNS} FROM registry_settings WHERE id = 1 FOR UPDATE`,
@@ -49,11 +58,11 @@ export async function declareNamespaceName(
   );
   await recordChange(tx, {
     entityType: "namespace",
-    entityKey: change.path(name),
+    entityKey: namespacePath(name),
     action: "updated",
     generation: updated!.generation,
-    actor: change.actor,
-    data: { name, previousPath: change.path(current!.name) },
+    actor,
+    data: { name, previousPath: namespacePath(current!.name) },
   });
   return updated!;
 }

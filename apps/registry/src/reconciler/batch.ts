@@ -50,9 +50,7 @@ export async function realizeBatch<R extends ResourceStatus>(
   signal: AbortSignal,
   worker: string,
 ): Promise<{ results: BatchResult[]; rest: LeftJob<R>[] }> {
-  const loaded = await Promise.all(
-    jobs.map(async (job) => ({ job, r: await handler.load(job.targetId).catch(() => undefined) })),
-  );
+  const loaded = await loadAll(handler, jobs);
   const rest: LeftJob<R>[] = [];
   const creates = new Map<string, { job: LeasedJob; r: R }[]>();
   const removes = new Map<string, { job: LeasedJob; r: R }[]>();
@@ -71,11 +69,38 @@ export async function realizeBatch<R extends ResourceStatus>(
     const key = handler.batchKey(r);
     groups.set(key, [...(groups.get(key) ?? []), { job, r }]);
   }
+  // A group that fails as a whole (its database writes) fails its own jobs, not the others'.
+  const failed = (group: { job: LeasedJob; r: R }[]) => (error: unknown) =>
+    group.map(({ job, r }) => ({
+      job,
+      attempt: { id: r.id, read: { generation: r.generation, name: handler.name(r) } },
+      error,
+    }));
   const results = await Promise.all([
-    ...[...creates.values()].map((group) => createGroup(prisma, handler, group, signal, worker)),
-    ...[...removes.values()].map((group) => removeGroup(prisma, handler, group, signal)),
+    ...[...creates.values()].map((group) =>
+      createGroup(prisma, handler, group, signal, worker).catch(failed(group)),
+    ),
+    ...[...removes.values()].map((group) => removeGroup(prisma, handler, group, signal).catch(failed(group))),
   ]);
   return { results: results.flat(), rest };
+}
+
+/**
+ * Each job with its resource: null once its row is gone, undefined if it could not be read (its
+ * one-by-one attempt reads it again). One read for all of them where the handler can.
+ */
+async function loadAll<R extends ResourceStatus>(
+  handler: ReconcileHandler<R>,
+  jobs: readonly LeasedJob[],
+): Promise<{ job: LeasedJob; r: R | null | undefined }[]> {
+  if (!handler.loadMany) {
+    return Promise.all(
+      jobs.map(async (job) => ({ job, r: await handler.load(job.targetId).catch(() => undefined) })),
+    );
+  }
+  const found = await handler.loadMany(jobs.map((job) => job.targetId)).catch(() => undefined);
+  const byId = found && new Map(found.map((r) => [r.id, r]));
+  return jobs.map((job) => ({ job, r: byId ? (byId.get(job.targetId) ?? null) : undefined }));
 }
 
 /** Never realized, journaled, and nothing in its journal but (perhaps) this generation's create. */

@@ -22,6 +22,8 @@ export interface ReconcileHandler<R extends ResourceStatus = ResourceStatus> {
   readonly resource: ResourceTable;
   /** The resource with its desired state and status block; null once its row is gone. */
   load(id: string): Promise<R | null>;
+  /** Optional: the resources of `ids` that still exist, read at once (a batch's jobs). */
+  loadMany?(ids: readonly string[]): Promise<R[]>;
   /** How logs and the change log name it (a binding: its FQN). */
   name(r: R): string;
   /** Where it is realized, for messages: e.g. `cluster "c1"`. */

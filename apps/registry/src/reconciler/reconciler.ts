@@ -195,10 +195,14 @@ export class Reconciler {
         jobs,
         this.abort.signal,
         this.worker,
-      ).catch(() => ({
-        results: [],
-        rest: jobs.map((job): LeftJob<ResourceStatus> => ({ job })),
-      }));
+      ).catch((error: unknown) => {
+        // Nothing of the batch was recorded: each job is tried on its own instead.
+        this.logger.warn(
+          { kind, jobs: jobs.length, err: error },
+          "batch failed; reconciling its jobs one by one",
+        );
+        return { results: [], rest: jobs.map((job): LeftJob<ResourceStatus> => ({ job })) };
+      });
       if (results.length > 0) {
         this.logger.info({ kind, jobs: results.length, durationMs: elapsed(started) }, "batch realized");
       }

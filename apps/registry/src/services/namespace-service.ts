@@ -1,4 +1,4 @@
-import { checkName, namespacePath, type UserError } from "@stream-registry/core";
+import { checkName, type UserError } from "@stream-registry/core";
 import { declareNamespaceName, writeTransaction } from "@stream-registry/store";
 import type { RegistryIdentity } from "../identity.ts";
 import type { Actor, ServiceDeps } from "./deps.ts";
@@ -21,7 +21,7 @@ export class NamespaceService {
     pushIf(errors, checkName(name, ["input", "name"], "namespace name"));
     throwIfAny(errors);
     const written = await writeTransaction(this.deps.db.prisma, (tx) =>
-      declareNamespaceName(tx, name, { actor, path: namespacePath }),
+      declareNamespaceName(tx, name, actor),
     );
     if (written) this.identity.apply(written);
     return { path: this.identity.path };

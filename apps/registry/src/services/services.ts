@@ -14,13 +14,12 @@ export interface Services {
   bindings: BindingService;
   catalog: Catalog;
   health: HealthService;
-  /** Absent where there is no registry identity to change (tests that build services alone). */
-  namespaces?: NamespaceService;
+  namespaces: NamespaceService;
 }
 
 export function createServices(
   deps: ServiceDeps,
-  options: { healthIntervalMs?: number; clusterPresets?: ClusterPresets; identity?: RegistryIdentity } = {},
+  options: { identity: RegistryIdentity; healthIntervalMs?: number; clusterPresets?: ClusterPresets },
 ): Services {
   return {
     clusters: new ClusterService(deps, options.clusterPresets),
@@ -28,6 +27,6 @@ export function createServices(
     bindings: new BindingService(deps),
     catalog: new Catalog(deps),
     health: new HealthService(options.healthIntervalMs ?? 0),
-    ...(options.identity ? { namespaces: new NamespaceService(deps, options.identity) } : {}),
+    namespaces: new NamespaceService(deps, options.identity),
   };
 }

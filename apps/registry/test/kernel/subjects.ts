@@ -4,6 +4,7 @@ import type { Database, ResourceTable } from "@stream-registry/store";
 import { ProviderRegistry } from "../../src/providers/provider-registry.ts";
 import type { ReconcileHandler } from "../../src/reconciler/handler.ts";
 import { bindingHandler } from "../../src/reconciler/handlers/binding-handler.ts";
+import { RegistryIdentity } from "../../src/identity.ts";
 import { createServices } from "../../src/services/services.ts";
 import type { FakePlatform } from "./fake-platform.ts";
 import { createWidgetTables, widgetHandler, widgetWrites } from "./widgets.ts";
@@ -74,7 +75,8 @@ export const bindings: SubjectFactory = async (db, platform) => {
     namespace: "/",
     wakeReconciler: () => {},
   };
-  const services = createServices(deps);
+  const identity = await RegistryIdentity.load(db.prisma, false, () => {});
+  const services = createServices(deps, { identity });
   await services.clusters.declare({ name: CLUSTER, provider: "fake" }, actor);
   const config = (size: number) => ({ "fake.platform": { size } });
   return {

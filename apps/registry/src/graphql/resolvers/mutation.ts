@@ -3,7 +3,7 @@ import { payload } from "../payload.ts";
 
 export const Mutation: MutationResolvers = {
   declareDefaultNamespace: (_, { input }, { services, actor }) =>
-    payload(async () => ({ namespace: await services.namespaces!.declareDefault(input.name, { actor }) })),
+    payload(async () => ({ namespace: await services.namespaces.declareDefault(input.name, { actor }) })),
   declareCluster: (_, { input }, { services, actor }) =>
     payload(() => services.clusters.declare(input, { actor })),
   deleteCluster: (_, { input }, { services, actor }) =>

@@ -3,6 +3,7 @@ import { settle, type BindingRequest, type StreamInfrastructureManager } from "@
 import {
   BINDING_RESOURCE,
   findBindingsToObserve,
+  findBindingsToReconcile,
   findBindingToReconcile,
   removeStreamIfDone,
   type BindingToReconcile,
@@ -53,6 +54,7 @@ export function bindingHandler(deps: BindingHandlerDeps): ReconcileHandler<Bindi
   return {
     resource: BINDING_RESOURCE,
     load: (id) => findBindingToReconcile(deps.db.prisma, id),
+    loadMany: (ids) => findBindingsToReconcile(deps.db.prisma, ids),
     name: (binding) => formatFqn(deps.namespace, binding.cluster.name, binding.stream.name),
     location: (binding) => `cluster "${binding.cluster.name}"`,
     journaled: (binding) => binding.cluster.provider !== registryOnlyProvider.kind,
