@@ -25,7 +25,7 @@ export type BindingOnCluster = Binding & { cluster: Cluster };
 
 /**
  * For per-request loaders: the bindings of many streams or clusters, each with its cluster, oldest
- * (the default) first. One query (a join), so that a page of streams with their bindings and
+ * first, and the default first of bindings made in the same millisecond. One query (a join), so that a page of streams with their bindings and
  * clusters costs one round trip less. The columns are toBinding's (binding-row.ts) and toCluster's.
  */
 export async function findBindingsOf(
@@ -41,7 +41,7 @@ export async function findBindingsOf(
       b.created_at AS "createdAt", b.updated_at AS "updatedAt", ${JOINED_CLUSTER_COLUMNS}
     FROM binding b JOIN cluster c ON c.id = b.cluster_id
     WHERE ${column} = ANY(${[...ids]}::uuid[])
-    ORDER BY b.created_at, b.id`;
+    ORDER BY b.created_at, b.is_default DESC, b.id`;
   return rows.map((row) => ({ ...toBinding(row), cluster: toJoinedCluster(row) }));
 }
 

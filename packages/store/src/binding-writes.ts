@@ -58,9 +58,6 @@ export async function createBinding(
   };
   const json = (value: ConfigMaps) => JSON.stringify(value);
   const id = randomUUID();
-  // The registry's clock, as for rows Prisma writes; now() would be when the statement began,
-  // before it waited for the stream's lock, and bindings are listed by creation.
-  const now = new Date();
   const logged = changeInsertSql(
     {
       entityType: "binding",
@@ -76,14 +73,18 @@ export async function createBinding(
     // pending_creates []: nothing sent yet (the create journal, apps/registry/src/reconciler/create-journal.ts).
     const [row] = await db.$queryRaw<BindingRow[]>`
       WITH locked AS (${lockedClusterAndStream(read.cluster, read.stream)}),
+      -- Stamped once the stream is locked: bindings are listed by creation, the default first,
+      -- so a binding must not be older than the default that committed while it waited. The
+      -- clock is the database's: the bindings of one stream may be made by several processes.
+      stamped AS (SELECT locked.id, clock_timestamp() AS at FROM locked),
       created AS (
         INSERT INTO binding (id, stream_id, cluster_id, is_default, config, producer_config,
           consumer_config, generation, pending_creates, created_at, updated_at, status_updated_at)
-        SELECT ${id}::uuid, locked.id, ${read.cluster.id}::uuid,
-          NOT EXISTS (SELECT FROM binding b WHERE b.stream_id = locked.id AND b.is_default),
+        SELECT ${id}::uuid, stamped.id, ${read.cluster.id}::uuid,
+          NOT EXISTS (SELECT FROM binding b WHERE b.stream_id = stamped.id AND b.is_default),
           ${json(maps.config)}::jsonb, ${json(maps.producerConfig)}::jsonb,
-          ${json(maps.consumerConfig)}::jsonb, 1, '[]'::jsonb, ${now}, ${now}, ${now}
-        FROM locked
+          ${json(maps.consumerConfig)}::jsonb, 1, '[]'::jsonb, stamped.at, stamped.at, stamped.at
+        FROM stamped
         RETURNING ${BINDING_SQL_COLUMNS}),
       queued AS (${jobInsertSql(BINDING_JOB, id, Prisma.sql`FROM created`)}),
       logged AS (${logged})
