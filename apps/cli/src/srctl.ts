@@ -5,6 +5,7 @@ import { GraphQLClient, type FetchLike } from "./client/graphql-client.ts";
 import { asSrctlError, CancelledError, ScriptSyntaxError, type SrctlError } from "./errors.ts";
 import { combineExitCodes, ExitCode } from "./exit-codes.ts";
 import type { StatementResult, StatementSource } from "./output/result.ts";
+import { shownText } from "./secrets.ts";
 import type { StatementContext, WaitOptions } from "./statements/context.ts";
 import { statementName, translate } from "./statements/translations.ts";
 
@@ -150,7 +151,7 @@ function waitOptions(wait: RunOptions["wait"], signal: AbortSignal | undefined):
 }
 
 function sourceOf(statement: Statement, text: string, file: string): StatementSource {
-  const written = text.slice(statement.span.offset, statement.span.endOffset);
+  const written = shownText(statement, text.slice(statement.span.offset, statement.span.endOffset));
   return {
     file,
     line: statement.span.line,

@@ -112,10 +112,6 @@ describe("srctl failures", () => {
   it("says which statements the registry does not support yet", async () => {
     const cases: [string, string][] = [
       [
-        'DECLARE PARENT REGISTRY "http://root:4000/graphql";',
-        "DECLARE PARENT REGISTRY yet (no declareParentRegistry mutation)",
-      ],
-      [
         'REPLICATE BINDING "cluster001/widgets_v0" TO CLUSTER "cluster002";',
         "REPLICATE BINDING yet (no replicateBinding mutation)",
       ],

@@ -46,12 +46,21 @@ export interface Node<K extends string> {
 
 // Namespaces and clusters
 export type ShowNamespace = Node<"showNamespace">;
+/** This registry's namespace, its parent link and its child registries. */
+export type ShowNamespaces = Node<"showNamespaces">;
 export interface DeclareDefaultNamespace extends Node<"declareDefaultNamespace"> {
   namespace: string;
 }
 export interface DeclareParentRegistry extends Node<"declareParentRegistry"> {
   url: string;
+  /**
+   * The parent's enrollment token (its REGISTRY_ENROLLMENT_TOKEN): a secret. print() writes it so
+   * a statement round-trips; whoever shows a statement to people must leave it out.
+   */
+  token: string;
 }
+/** Unregisters from the parent: the registry becomes the root of its own tree. */
+export type DropParentRegistry = Node<"dropParentRegistry">;
 export interface DeclareCluster extends Node<"declareCluster"> {
   cluster: string;
   /** Provider kind, e.g. "kafka"; undefined = the registry's default provider. */
@@ -182,8 +191,10 @@ export interface DescribeStream extends Node<"describeStream"> {
 
 export type Statement =
   | ShowNamespace
+  | ShowNamespaces
   | DeclareDefaultNamespace
   | DeclareParentRegistry
+  | DropParentRegistry
   | DeclareCluster
   | CreateStream
   | UpdateStream

@@ -1,5 +1,6 @@
 import type { Statement } from "./ast.ts";
 import { parseDeclare } from "./statements/declare.ts";
+import { parseDrop } from "./statements/drop.ts";
 import { parseRegister } from "./statements/schema.ts";
 import { parseReplicate } from "./statements/replicate.ts";
 import { parseShow } from "./statements/show.ts";
@@ -49,6 +50,8 @@ function parseAfter(
       return parseShow(tokens, start);
     case "DECLARE":
       return parseDeclare(tokens, start);
+    case "DROP":
+      return parseDrop(tokens, start);
     case "REGISTER":
       return parseRegister(tokens, start);
     case "REPLICATE":

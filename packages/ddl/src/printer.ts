@@ -21,8 +21,12 @@ function printBody(s: Statement): string {
       return "SHOW NAMESPACE";
     case "declareDefaultNamespace":
       return `DECLARE DEFAULT NAMESPACE ${quote(s.namespace)}`;
+    case "showNamespaces":
+      return "SHOW NAMESPACES";
     case "declareParentRegistry":
-      return `DECLARE PARENT REGISTRY ${quote(s.url)}`;
+      return `DECLARE PARENT REGISTRY ${quote(s.url)} WITH TOKEN ${quote(s.token)}`;
+    case "dropParentRegistry":
+      return "DROP PARENT REGISTRY";
     case "declareCluster":
       return [
         `DECLARE CLUSTER ${quote(s.cluster)}`,

@@ -1,7 +1,7 @@
 import type { Span } from "./ast.ts";
 import type { DdlSyntaxError } from "./errors.ts";
 import { Lexer } from "./lexer.ts";
-import { describeToken, type Token } from "./tokens.ts";
+import { describeToken, describeTokenKind, type Token } from "./tokens.ts";
 
 /** First keywords of every statement; also what lets a statement on a new line end the previous one. */
 export const STATEMENT_KEYWORDS = [
@@ -9,6 +9,7 @@ export const STATEMENT_KEYWORDS = [
   "DECLARE",
   "DELETE",
   "DESCRIBE",
+  "DROP",
   "REGISTER",
   "REPLICATE",
   "SHOW",
@@ -96,6 +97,20 @@ export class TokenStream {
     return { value: token.value, token };
   }
 
+  /**
+   * A double-quoted secret (an enrollment token). Unlike expectName, its errors never quote back
+   * what was found: a secret written in the wrong place must not end up in a message or a log.
+   */
+  expectSecret(label: string): string {
+    const token = this.current;
+    if (token.kind === "string" && token.value !== "") {
+      this.advance();
+      return token.value;
+    }
+    this.expectedHere.push(`a quoted ${label}`);
+    throw this.failHidingText(token.kind === "string" ? `the ${label} must not be empty` : undefined);
+  }
+
   /** Consumes the current token (FILE) and reads the one after it as a path (`FILE widget.avsc`). */
   advanceIntoPath(): Token {
     return this.advance(true);
@@ -109,6 +124,13 @@ export class TokenStream {
   /** Error at the next token listing every alternative tested there. */
   fail(note?: string): DdlSyntaxError {
     const found = describeToken(this.current);
+    const args = { expected: this.expectedHere, found, ...(note === undefined ? {} : { note }) };
+    return this.lexer.error(this.current.offset, args);
+  }
+
+  /** Like fail(), but names what was found by its kind only (`a string`): it may be a secret. */
+  failHidingText(note?: string): DdlSyntaxError {
+    const found = describeTokenKind(this.current);
     const args = { expected: this.expectedHere, found, ...(note === undefined ? {} : { note }) };
     return this.lexer.error(this.current.offset, args);
   }

@@ -37,3 +37,16 @@ export function describeToken(token: Token): string {
       return `"${token.text}"`;
   }
 }
+
+/** How a token is named without its text: for where what was written may be a secret. */
+export function describeTokenKind(token: Token): string {
+  switch (token.kind) {
+    case "eof":
+      return "end of input";
+    case "punct":
+    case "ellipsis":
+      return `"${token.text}"`;
+    default:
+      return `a ${token.kind}`;
+  }
+}

@@ -16,6 +16,7 @@ const STATEMENT_STARTS = [
   '"DECLARE"',
   '"DELETE"',
   '"DESCRIBE"',
+  '"DROP"',
   '"REGISTER"',
   '"REPLICATE"',
   '"SHOW"',
@@ -177,6 +178,54 @@ describe("syntax errors", () => {
       column: 28,
       expected: ["a file path"],
     });
+  });
+
+  it("require the enrollment token on DECLARE PARENT REGISTRY and say how to write it", () => {
+    const error = syntaxError('DECLARE PARENT REGISTRY "https://root/graphql";');
+    expect(error).toMatchObject({ line: 1, column: 47, expected: ['"WITH"'], found: '";"' });
+    expect(error.message).toBe(
+      'widgets.sql:1:47: expected "WITH", found ";" (the parent\'s enrollment token is required: ' +
+        'DECLARE PARENT REGISTRY "<url>" WITH TOKEN "<token>", where <token> is the parent\'s REGISTRY_ENROLLMENT_TOKEN)',
+    );
+    expect(syntaxError('DECLARE PARENT REGISTRY "u" WITH CONFIG {};')).toMatchObject({
+      expected: ['"TOKEN"'],
+      found: "a word",
+    });
+    // At the end of the text the statement may go on (the REPL reads another line).
+    expect(syntaxError('DECLARE PARENT REGISTRY "u"').incomplete).toBe(true);
+  });
+
+  it("never quote back what was written where the token goes: it may be the token", () => {
+    const cases: Array<[string, Record<string, unknown>]> = [
+      ['DECLARE PARENT REGISTRY "u" "hunter2";', { expected: ['"WITH"'], found: "a string" }],
+      ['DECLARE PARENT REGISTRY "u" WITH "hunter2";', { expected: ['"TOKEN"'], found: "a string" }],
+      [
+        'DECLARE PARENT REGISTRY "u" WITH TOKEN hunter2;',
+        { expected: ["a quoted enrollment token"], found: "a word" },
+      ],
+      [
+        'DECLARE PARENT REGISTRY "u" WITH TOKEN 1234;',
+        { expected: ["a quoted enrollment token"], found: "a number" },
+      ],
+    ];
+    for (const [text, fields] of cases) {
+      const error = syntaxError(text);
+      expect(error, text).toMatchObject(fields);
+      expect(error.message, text).not.toMatch(/hunter2|1234/);
+    }
+    expect(syntaxError('DECLARE PARENT REGISTRY "u" WITH TOKEN "";').message).toContain(
+      "the enrollment token must not be empty",
+    );
+  });
+
+  it("read DROP PARENT REGISTRY whole, and SHOW NAMESPACE beside SHOW NAMESPACES", () => {
+    expect(syntaxError("DROP;")).toMatchObject({ column: 5, expected: ['"PARENT"'], found: '";"' });
+    expect(syntaxError("DROP PARENT;")).toMatchObject({ expected: ['"REGISTRY"'] });
+    expect(syntaxError('DROP PARENT REGISTRY "u";')).toMatchObject({
+      expected: ['";"'],
+      found: 'string "u"',
+    });
+    expect(syntaxError("SHOW NAMESPACESS;")).toMatchObject({ found: '"NAMESPACESS"' });
   });
 
   it("use <input> when no file name is given", () => {

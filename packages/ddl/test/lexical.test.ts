@@ -74,7 +74,7 @@ describe("the missing-semicolon rule", () => {
 
   it("ends a statement before a statement keyword that starts a new line (the seed's style)", () => {
     const seed =
-      'SHOW NAMESPACE\nDECLARE DEFAULT NAMESPACE "us-reg1-xyz"\nDECLARE PARENT REGISTRY "https://r";\nSHOW NAMESPACE';
+      'SHOW NAMESPACE\nDECLARE DEFAULT NAMESPACE "us-reg1-xyz"\nDECLARE PARENT REGISTRY "https://r" WITH TOKEN "t";\nSHOW NAMESPACE';
     expect(kinds(seed)).toEqual([
       "showNamespace",
       "declareDefaultNamespace",

@@ -48,6 +48,15 @@ describe("printer", () => {
     expect(print(cluster!)).toBe('DECLARE CLUSTER "c" WITH PROVIDER "kafka" WITH CONFIG {};');
   });
 
+  it("writes the parent registry statements, the token included so they read back the same", () => {
+    const [declare, drop, show] = parse(
+      'declare parent registry "https://root/graphql" with token "a\\"b"\ndrop parent registry\nshow namespaces',
+    );
+    expect(print(declare!)).toBe('DECLARE PARENT REGISTRY "https://root/graphql" WITH TOKEN "a\\"b";');
+    expect(print(drop!)).toBe("DROP PARENT REGISTRY;");
+    expect(print(show!)).toBe("SHOW NAMESPACES;");
+  });
+
   it("escapes names so they read back the same", () => {
     const [statement] = parse(String.raw`DESCRIBE STREAM "q\"b\\s\u0001\n";`);
     expect(print(statement!)).toBe(String.raw`DESCRIBE STREAM "q\"b\\s\u0001\n";`);

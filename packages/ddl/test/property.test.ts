@@ -77,6 +77,9 @@ const statement: fc.Arbitrary<Statement> = fc.oneof(
       cluster: name,
     })
     .map((f): Statement => clean({ kind: "replicateBinding", span: SPAN, ...f })),
+  fc
+    .record({ url: name, token: name })
+    .map((f): Statement => ({ kind: "declareParentRegistry", span: SPAN, ...f })),
   fc.record({ like: opt(name) }).map((f): Statement => clean({ kind: "showStreams", span: SPAN, ...f })),
 );
 

@@ -19,6 +19,18 @@ const ELIDED: Record<number, string> = {
   48: "UPDATE STREAM SINK with config entries elided",
 };
 
+/**
+ * The seed's DECLARE PARENT REGISTRY examples, written before a parent asked for an enrollment
+ * token. The DDL now requires WITH TOKEN: they must fail saying so, and round-trip with one added.
+ */
+const WITHOUT_TOKEN = [5, 9, 12, 15, 18, 20, 22];
+
+/** An example as it must be written today: the `...` removed, the token added where it lacks one. */
+function completed(example: { index: number; text: string }): string {
+  const text = example.text.replaceAll("...", "");
+  return WITHOUT_TOKEN.includes(example.index) ? text.replace(/;$/, ' WITH TOKEN "enroll-me";') : text;
+}
+
 function expectRoundTrip(text: string): void {
   const [statement, ...rest] = parse(text);
   expect(rest).toEqual([]);
@@ -34,12 +46,21 @@ describe("seed 000 statement examples", () => {
     expect(examples).toHaveLength(58);
     const elided = examples.filter((example) => example.text.includes("...")).map((example) => example.index);
     expect(elided).toEqual(Object.keys(ELIDED).map(Number));
+    const parents = examples.filter((example) => example.text.startsWith("DECLARE PARENT REGISTRY"));
+    expect(parents.map((example) => example.index)).toEqual(WITHOUT_TOKEN);
   });
 
   for (const example of examples) {
     const title = `#${example.index} (fixture line ${example.fixtureLine}): ${example.text.split("\n")[0]}`;
     const reason = ELIDED[example.index];
-    if (reason === undefined) {
+    if (WITHOUT_TOKEN.includes(example.index)) {
+      it(`rejects ${title} for want of its token`, () => {
+        const error = captureError(() => parse(example.text, { fileName: "seed.sql" }));
+        expect(error).toMatchObject({ expected: ['"WITH"'], found: '";"' });
+        expect(error.message).toContain('WITH TOKEN "<token>"');
+      });
+      it(`round-trips ${title} with a token added`, () => expectRoundTrip(completed(example)));
+    } else if (reason === undefined) {
       it(`round-trips ${title}`, () => expectRoundTrip(example.text));
     } else {
       it(`rejects the elided ${title} (${reason}) at the "..."`, () => {
@@ -57,16 +78,16 @@ describe("seed 000 statement examples", () => {
   }
 
   it("parses the examples as one script, relying on the missing-`;` rule where the seed omits it", () => {
-    const script = examples.map((example) => example.text.replaceAll("...", "")).join("\n");
+    const script = examples.map(completed).join("\n");
     const statements = parse(script, { fileName: "seed.sql" });
     expect(statements.map((statement) => statement.kind)).toEqual(
-      examples.map((example) => parse(example.text.replaceAll("...", ""))[0]!.kind),
+      examples.map((example) => parse(completed(example))[0]!.kind),
     );
     expect(withoutSpans(parse(printScript(statements)))).toEqual(withoutSpans(statements));
   });
 
-  it("covers every statement kind but the planned discovery and delete forms the seed has no example of", () => {
-    const kinds = new Set(examples.map((example) => parse(example.text.replaceAll("...", ""))[0]!.kind));
+  it("covers every statement kind but the planned discovery, delete and drop forms the seed has no example of", () => {
+    const kinds = new Set(examples.map((example) => parse(completed(example))[0]!.kind));
     expect([...kinds].sort()).toEqual(
       [
         "createBinding",

@@ -13,11 +13,19 @@ const KAFKA = { "apache.kafka": { partitions: 3 } };
 /** Each form of the grammar with the tree it must give (spans left out). */
 const CASES: Array<[string, Record<string, unknown>]> = [
   ["SHOW NAMESPACE;", { kind: "showNamespace" }],
+  ["SHOW NAMESPACES;", { kind: "showNamespaces" }],
+  ["show namespaces", { kind: "showNamespaces" }],
   ['DECLARE DEFAULT NAMESPACE "us-reg1-xyz";', { kind: "declareDefaultNamespace", namespace: "us-reg1-xyz" }],
   [
-    'DECLARE PARENT REGISTRY "https://root:4000/graphql";',
-    { kind: "declareParentRegistry", url: "https://root:4000/graphql" },
+    'DECLARE PARENT REGISTRY "https://root:4000/graphql" WITH TOKEN "s3cret";',
+    { kind: "declareParentRegistry", url: "https://root:4000/graphql", token: "s3cret" },
   ],
+  [
+    'declare parent registry "https://aws:4000/graphql"\n  with token "t\\u0041"',
+    { kind: "declareParentRegistry", url: "https://aws:4000/graphql", token: "tA" },
+  ],
+  ["DROP PARENT REGISTRY;", { kind: "dropParentRegistry" }],
+  ["drop parent registry", { kind: "dropParentRegistry" }],
   ['DECLARE CLUSTER "c1";', { kind: "declareCluster", cluster: "c1" }],
   [
     'DECLARE CLUSTER "c1" WITH PROVIDER "kafka" WITH CONFIG { "apache.kafka": { "bootstrap.servers": "k:9092" } };',

@@ -9,6 +9,7 @@ import { ScriptSyntaxError } from "../errors.ts";
 import { combineExitCodes, ExitCode } from "../exit-codes.ts";
 import { Printer } from "../output/printer.ts";
 import type { CliSession } from "../session.ts";
+import { mayHoldSecret } from "../secrets.ts";
 import type { Srctl } from "../srctl.ts";
 
 const PROMPT = "srctl> ";
@@ -19,8 +20,9 @@ const CANCELLED = "cancelled (the registry may still apply a mutation already se
 /**
  * The interactive shell: statements may span lines and run when a line ends with `;`; errors are
  * printed and the shell goes on. On a terminal, input lines are kept in a history file across
- * sessions. Piped input gets no prompts and no history (it may hold credentials), and the exit code
- * is that of the first failure, as with `apply`. Ctrl-C at a terminal works as in psql: it discards
+ * sessions, except the lines of a statement that holds a secret (WITH TOKEN). Piped input gets no
+ * prompts and no history (it may hold credentials), and the exit code is that of the first
+ * failure, as with `apply`. Ctrl-C at a terminal works as in psql: it discards
  * the statement being typed, or cancels the one running, and the session goes on.
  */
 export async function runRepl(session: CliSession): Promise<number> {
@@ -75,7 +77,7 @@ export async function runRepl(session: CliSession): Promise<number> {
     };
     prompt();
     for await (const input of rl) {
-      if (historyFile && input.trim()) {
+      if (historyFile && input.trim() && !mayHoldSecret(buffer + input)) {
         // Chained, not awaited: from a line's arrival to `running` being set must stay synchronous,
         // or a Ctrl-C in between would count as typing, empty the buffer and leave a fragment to run.
         historyWrites = historyWrites.then(() => appendFile(historyFile, `${input}\n`)).catch(() => {});

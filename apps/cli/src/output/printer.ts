@@ -71,8 +71,10 @@ export class Printer {
 
 export function renderText(output: StatementOutput): string {
   switch (output.type) {
-    case "table":
-      return renderTable(output.columns, output.rows, output.style);
+    case "table": {
+      const table = renderTable(output.columns, output.rows, output.style);
+      return output.caption === undefined ? table : `${output.caption}\n\n${table}`;
+    }
     case "value":
       return output.text;
     case "mutation":
@@ -98,7 +100,7 @@ export function toJson(result: StatementResult): Record<string, unknown> {
 function jsonOutput(output: StatementOutput): Record<string, unknown> {
   switch (output.type) {
     case "table":
-      return { type: "table", columns: output.columns.map((c) => c.key), rows: output.rows };
+      return { type: "table", ...output.data, columns: output.columns.map((c) => c.key), rows: output.rows };
     case "value":
       return { type: "value", value: output.data };
     case "mutation":

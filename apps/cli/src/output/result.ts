@@ -4,7 +4,16 @@ import type { Column, TableStyle } from "./table.ts";
 
 /** What a statement produced, before it is printed as text or JSON. */
 export type StatementOutput =
-  | { type: "table"; columns: Column[]; rows: Record<string, unknown>[]; style?: TableStyle }
+  | {
+      type: "table";
+      columns: Column[];
+      rows: Record<string, unknown>[];
+      style?: TableStyle;
+      /** A line above the table, for what belongs to the whole table rather than a row. */
+      caption?: string;
+      /** The caption's facts for --output json, beside the rows. */
+      data?: Record<string, unknown>;
+    }
   | { type: "value"; text: string; data: Record<string, unknown> }
   | { type: "mutation"; message: string; object: Record<string, unknown> };
 

@@ -38,24 +38,3 @@ export async function declareDefaultNamespace(
     object: { kind: "namespace", path },
   });
 }
-
-// Planned (issue: parent/child registries). Input shapes follow the DDL; see docs/cli.md.
-
-export async function declareParentRegistry(
-  s: StatementOf<"declareParentRegistry">,
-  context: StatementContext,
-): Promise<Outcome> {
-  const answer = await runMutation<{ namespace: { path: string } | null }>(
-    context,
-    "DECLARE PARENT REGISTRY",
-    "declareParentRegistry",
-    { url: s.url },
-    `namespace { path }`,
-  );
-  const path = answer.value.namespace?.path;
-  return outcome({
-    type: "mutation",
-    message: `parent registry ${s.url}: declared${path ? ` (namespace ${path})` : ""}`,
-    object: { kind: "parentRegistry", url: s.url, namespace: path ?? null },
-  });
-}

@@ -3,7 +3,9 @@ import { createBinding, deleteBinding, describeBindings, updateBinding } from ".
 import { declareCluster, showClusters } from "./clusters.ts";
 import * as connectors from "./connectors.ts";
 import type { Outcome, StatementContext } from "./context.ts";
-import { declareDefaultNamespace, declareParentRegistry, showNamespace } from "./namespace.ts";
+import { declareDefaultNamespace, showNamespace } from "./namespace.ts";
+import { showNamespaces } from "./namespaces.ts";
+import { declareParentRegistry, dropParentRegistry } from "./parent-registry.ts";
 import * as replication from "./replication.ts";
 import { registerKeySchema, registerTypeSchema } from "./schemas.ts";
 import { describeStream, showStreams } from "./stream-queries.ts";
@@ -21,8 +23,10 @@ type Translation<K extends StatementKind> = (
  */
 const translations: { [K in StatementKind]: Translation<K> } = {
   showNamespace, // query namespace
+  showNamespaces, // query namespace { parent children }
   declareDefaultNamespace, // mutation declareDefaultNamespace
-  declareParentRegistry, // mutation declareParentRegistry (planned)
+  declareParentRegistry, // mutation declareParentRegistry
+  dropParentRegistry, // mutation dropParentRegistry
   declareCluster, // mutation declareCluster
   showClusters, // query clusters
   createStream, // mutation createStream

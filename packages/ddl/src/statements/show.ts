@@ -2,9 +2,10 @@ import type { Statement } from "../ast.ts";
 import type { TokenStream } from "../token-stream.ts";
 import type { Token } from "../tokens.ts";
 
-/** SHOW NAMESPACE | CLUSTERS | STREAMS [LIKE] | REPLICATIONS [ON CLUSTER] | SOURCE/SINK TYPES FOR CLUSTER. */
+/** SHOW NAMESPACE | NAMESPACES | CLUSTERS | STREAMS [LIKE] | REPLICATIONS [ON CLUSTER] | SOURCE/SINK TYPES FOR CLUSTER. */
 export function parseShow(tokens: TokenStream, start: Token): Statement {
   if (tokens.acceptKeyword("NAMESPACE")) return { kind: "showNamespace", span: tokens.spanFrom(start) };
+  if (tokens.acceptKeyword("NAMESPACES")) return { kind: "showNamespaces", span: tokens.spanFrom(start) };
   if (tokens.acceptKeyword("CLUSTERS")) return { kind: "showClusters", span: tokens.spanFrom(start) };
   if (tokens.acceptKeyword("STREAMS")) {
     if (!tokens.acceptKeyword("LIKE")) return { kind: "showStreams", span: tokens.spanFrom(start) };
