@@ -22,22 +22,20 @@ export async function declareParentRegistry(
   s: StatementOf<"declareParentRegistry">,
   context: StatementContext,
 ): Promise<Outcome> {
-  let answer;
-  try {
-    answer = await runMutation<ParentPayload>(
-      context,
-      "DECLARE PARENT REGISTRY",
-      "declareParentRegistry",
-      { url: s.url, token: s.token },
-      PAYLOAD,
-    );
-  } catch (error) {
+  const answer = await runMutation<ParentPayload>(
+    context,
+    "DECLARE PARENT REGISTRY",
+    "declareParentRegistry",
+    { url: s.url, token: s.token },
+    PAYLOAD,
+  ).catch((error: unknown) => {
     // A parent (or a proxy) that quotes the request back must not get the token printed.
     throw withoutSecret(error, s.token);
-  }
+  });
   const { parent, namespace } = answer.value;
-  const phase = parent?.status.phase ?? "ONLINE";
-  const state = phase === "ONLINE" ? "registered" : describePhase(parent?.status ?? { phase, message: null });
+  // The payload's link is ONLINE when the parent accepted; anything else is worth saying as is.
+  const status = parent?.status ?? { phase: "ONLINE", message: null };
+  const state = status.phase === "ONLINE" ? "registered" : describePhase(status);
   const path = namespace?.path;
   return outcome(
     {
@@ -47,7 +45,7 @@ export async function declareParentRegistry(
         kind: "parentRegistry",
         url: parent?.url ?? s.url,
         parentNamespace: parent?.namespace ?? null,
-        phase,
+        phase: status.phase,
         namespace: path ?? null,
       },
     },
