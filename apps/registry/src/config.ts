@@ -23,6 +23,10 @@ export interface RegistryConfig {
   queryLimits: QueryLimits;
   /** How long SIGTERM waits for in-flight requests and reconciles before giving up. */
   shutdownTimeoutMs: number;
+  /** The secret child registries register with; none: this registry accepts no children. */
+  enrollmentToken: string | undefined;
+  /** The GraphQL URL other registries call this one at; undefined: where it listens. */
+  publicUrl: string | undefined;
 }
 
 export interface ReconcilerConfig {
@@ -76,6 +80,11 @@ const envSchema = z.object({
   REGISTRY_HEALTH_TIMEOUT_MS: int(1).default(10_000),
   REGISTRY_HEALTH_CONCURRENCY: int(1).default(4),
   SHUTDOWN_TIMEOUT_MS: int(0).default(10_000),
+  REGISTRY_ENROLLMENT_TOKEN: z
+    .string()
+    .min(16, "must have at least 16 characters: it is the secret every child registry shows")
+    .optional(),
+  REGISTRY_PUBLIC_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
   QUERY_MAX_DEPTH: int(1).default(DEFAULT_QUERY_LIMITS.maxDepth),
   QUERY_MAX_ALIASES: int(0).default(DEFAULT_QUERY_LIMITS.maxAliases),
   QUERY_MAX_DIRECTIVES: int(0).default(DEFAULT_QUERY_LIMITS.maxDirectives),
@@ -137,5 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       timeoutMs: e.QUERY_TIMEOUT_MS,
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    enrollmentToken: e.REGISTRY_ENROLLMENT_TOKEN,
+    publicUrl: e.REGISTRY_PUBLIC_URL,
   };
 }

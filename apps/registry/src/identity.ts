@@ -1,6 +1,6 @@
-import { namespacePath } from "@stream-registry/core";
 import {
   openRegistrySettings,
+  pathOf,
   readRegistrySettings,
   type DbClient,
   type RegistrySettings,
@@ -11,8 +11,9 @@ import { Periodic } from "./periodic.ts";
 const REFRESH_MS = 5_000;
 
 /**
- * This registry's identity: its id and its namespace path, read from its database and kept in
- * memory, since every request and every binding's name needs the path. A declaration here
+ * This registry's identity: its id, its namespace path (its name below its parent's path) and its
+ * ancestors, read from its database and kept in memory, since every request and every binding's
+ * name needs the path. A declaration here
  * `apply`s the new settings at once; one made by another process sharing a PostgreSQL database is
  * seen within REFRESH_MS.
  */
@@ -57,9 +58,22 @@ export class RegistryIdentity {
     return this.settings.registryId;
   }
 
-  /** The namespace this registry owns: "/" for a vanilla registry, "/us-reg1-xyz" once named. */
+  /**
+   * The namespace this registry owns: "/" for a vanilla registry, "/us-reg1-xyz" once named,
+   * "/aws/us-reg1-xyz" below a parent that owns "/aws".
+   */
   get path(): string {
-    return namespacePath(this.settings.name);
+    return pathOf(this.settings);
+  }
+
+  /** Its namespace segment; null for a registry never named (the root "/"). */
+  get name(): string | null {
+    return this.settings.name;
+  }
+
+  /** The registry ids of its ancestors, the root first: the chain a registration must not close. */
+  get ancestors(): readonly string[] {
+    return this.settings.ancestors;
   }
 
   /** Takes settings just read or written; an older generation (a slow refresh) is ignored. */

@@ -12,9 +12,11 @@ import { queryBudgetPlugin } from "./graphql/guards/budget-plugin.ts";
 import { staticLimitRules } from "./graphql/guards/static-rules.ts";
 import { createLoaders } from "./graphql/loaders.ts";
 import { operationNamePlugin } from "./graphql/operation-name-plugin.ts";
-import { buildSchema } from "./graphql/schema.ts";
+import { buildSchema, subgraphSdl } from "./graphql/schema.ts";
 import { checkReadiness } from "./http/readiness.ts";
 import { createHttpServer } from "./http/server.ts";
+import { childProbes } from "./health/child-probes.ts";
+import { clusterProbes } from "./health/cluster-probes.ts";
 import { HealthMonitor } from "./health/health-monitor.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { MigrationGuard } from "./migration-guard.ts";
@@ -23,10 +25,13 @@ import { loadProviders } from "./providers/load-providers.ts";
 import { ProviderRegistry } from "./providers/provider-registry.ts";
 import { handlersByKind } from "./reconciler/handler.ts";
 import { bindingHandler } from "./reconciler/handlers/binding-handler.ts";
+import { parentLinkHandler } from "./reconciler/handlers/parent-link-handler.ts";
 import { Reconciler } from "./reconciler/reconciler.ts";
 import { Resync } from "./reconciler/resync.ts";
 import { RegistryIdentity } from "./identity.ts";
+import type { SelfDescription } from "./services/child-registry-service.ts";
 import { createServices } from "./services/services.ts";
+import { version } from "./version.ts";
 
 export interface RunningRegistry extends AsyncDisposable {
   /** e.g. http://127.0.0.1:4000/graphql */
@@ -73,8 +78,18 @@ export async function startRegistry(
         return identity.path;
       },
     };
+    // What this registry tells its parent and children; its URL is known once it listens.
+    let listeningUrl = "";
+    const self: SelfDescription = {
+      sdl: subgraphSdl(),
+      version,
+      url: () => config.publicUrl ?? listeningUrl,
+    };
     // The reconcile kernel's kinds: each realized resource kind registers its handler here.
-    const handlers = handlersByKind([bindingHandler(namespaced)]);
+    const handlers = handlersByKind([
+      bindingHandler(namespaced),
+      parentLinkHandler({ db, identity, self, logger }),
+    ]);
     const reconciler = new Reconciler({ db }, handlers, config.reconciler, logger);
     const deps = Object.assign(namespaced, {
       // After the mutation's answer is written (the rest of a request is promise continuations,
@@ -86,8 +101,10 @@ export async function startRegistry(
       healthIntervalMs: config.health.intervalMs,
       clusterPresets: config.clusterPresets,
       identity,
+      self,
+      enrollmentToken: config.enrollmentToken,
     });
-    const health = new HealthMonitor(deps, config.health, logger);
+    const health = new HealthMonitor([clusterProbes(deps), childProbes(deps)], config.health, logger);
     const resync = new Resync(deps, handlers, config.reconciler, logger);
     const migrations = new MigrationGuard(db, logger);
 
@@ -141,13 +158,14 @@ export async function startRegistry(
       server.once("error", reject);
       server.listen(config.port, config.host, resolve);
     });
+    const { port } = server.address() as AddressInfo;
+    const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
+    const url = `http://${host}:${port}/graphql`;
+    listeningUrl = url;
     reconciler.start();
     resync.start();
     health.start();
     identity.start();
-    const { port } = server.address() as AddressInfo;
-    const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
-    const url = `http://${host}:${port}/graphql`;
     logger.info({ url, namespace: identity.path, providers: providers.kinds() }, "registry started");
 
     let stopping: Promise<void> | undefined;

@@ -34,11 +34,13 @@ export function checkName(name: string, field: string[], what: string): UserErro
 }
 
 /**
- * A registry's namespace path from its declared segment: none is the root, "/"; a segment alone
- * is "/<name>" (DECLARE DEFAULT NAMESPACE "us-reg1-xyz" gives "/us-reg1-xyz").
+ * A registry's namespace path from its declared segment and its parent's path: none is the root,
+ * "/"; a segment alone is "/<name>" (DECLARE DEFAULT NAMESPACE "us-reg1-xyz" gives "/us-reg1-xyz"),
+ * below a parent it is the parent's path plus "/<name>" ("/aws/us-reg1-xyz").
  */
-export function namespacePath(name: string | null): string {
-  return name === null ? ROOT_NAMESPACE : `${ROOT_NAMESPACE}${name}`;
+export function namespacePath(name: string | null, parentPath: string = ROOT_NAMESPACE): string {
+  if (name === null) return ROOT_NAMESPACE;
+  return parentPath === ROOT_NAMESPACE ? `${ROOT_NAMESPACE}${name}` : `${parentPath}/${name}`;
 }
 
 /** The seed's fully qualified name: namespace path, then cluster, then stream. */

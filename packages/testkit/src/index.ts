@@ -2,3 +2,4 @@ export * from "./databases.ts";
 export * from "./kafka/index.ts";
 export * from "./registry/index.ts";
 export * from "./seed-examples.ts";
+export { freePort } from "./kafka/ports.ts";

@@ -1,5 +1,5 @@
 import type { Binding, Cluster, ConfigMaps, Stream } from "@stream-registry/core";
-import type { Change } from "@stream-registry/store";
+import type { Change, ChildRegistry, ParentLink } from "@stream-registry/store";
 import type { ConnectionModel } from "./connection.ts";
 
 /** What resolvers hand each other: core's domain types (and change-log rows), resolved field by field. */
@@ -12,6 +12,13 @@ export type { BindingObservation as BindingObservationModel } from "@stream-regi
 export interface NamespaceModel {
   path: string;
 }
+/** A status block of any realized kind (a binding, the link to the parent). */
+export type ResourceStatusModel = Pick<
+  Binding,
+  "phase" | "generation" | "observedGeneration" | "message" | "statusUpdatedAt"
+>;
+export type ParentRegistryModel = ParentLink;
+export type ChildRegistryModel = ChildRegistry;
 export interface EffectiveConfigModel {
   stream: string;
   cluster: string;

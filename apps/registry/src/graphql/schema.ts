@@ -12,9 +12,14 @@ import { configMapsScalar } from "./scalars.ts";
 /** schema.graphql at the repository root: the single source of truth for the API. */
 export const schemaPath = fileURLToPath(new URL("../../../../schema.graphql", import.meta.url));
 
+/** The subgraph SDL this registry serves: what its parent checks it can serve. */
+export function subgraphSdl(): string {
+  return readFileSync(schemaPath, "utf8");
+}
+
 /** `secrets` is the registry's rule of which config keys are secret (core's plus the providers'). */
 export function buildSchema(secrets: SecretKeyRule): GraphQLSchema {
-  const typeDefs = parse(readFileSync(schemaPath, "utf8"));
+  const typeDefs = parse(subgraphSdl());
   // Everything that shows config maps redacts them here, once, by the one rule.
   const all: Resolvers = {
     ...resolvers,

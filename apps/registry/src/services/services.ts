@@ -5,7 +5,9 @@ import { Catalog } from "./catalog.ts";
 import { ClusterService } from "./cluster-service.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { HealthService } from "./health-service.ts";
+import { ChildRegistryService, type SelfDescription } from "./child-registry-service.ts";
 import { NamespaceService } from "./namespace-service.ts";
+import { ParentService } from "./parent-service.ts";
 import { StreamService } from "./stream-service.ts";
 
 export interface Services {
@@ -15,18 +17,29 @@ export interface Services {
   catalog: Catalog;
   health: HealthService;
   namespaces: NamespaceService;
+  parent: ParentService;
+  children: ChildRegistryService;
 }
 
 export function createServices(
   deps: ServiceDeps,
-  options: { identity: RegistryIdentity; healthIntervalMs?: number; clusterPresets?: ClusterPresets },
+  options: {
+    identity: RegistryIdentity;
+    self: SelfDescription;
+    enrollmentToken?: string | undefined;
+    healthIntervalMs?: number;
+    clusterPresets?: ClusterPresets;
+  },
 ): Services {
+  const parent = new ParentService(deps, options.identity, options.self);
   return {
     clusters: new ClusterService(deps, options.clusterPresets),
     streams: new StreamService(deps),
     bindings: new BindingService(deps),
     catalog: new Catalog(deps),
     health: new HealthService(options.healthIntervalMs ?? 0),
-    namespaces: new NamespaceService(deps, options.identity),
+    namespaces: new NamespaceService(deps, options.identity, parent),
+    parent,
+    children: new ChildRegistryService(deps, options.identity, options.self, options.enrollmentToken),
   };
 }

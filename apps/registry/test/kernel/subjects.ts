@@ -76,7 +76,9 @@ export const bindings: SubjectFactory = async (db, platform) => {
     wakeReconciler: () => {},
   };
   const identity = await RegistryIdentity.load(db.prisma, false, () => {});
-  const services = createServices(deps, { identity });
+  // A registry with no parent and no children: what it would tell them is never asked.
+  const self = { sdl: "", version: "kernel-test", url: () => "http://127.0.0.1:9/graphql" };
+  const services = createServices(deps, { identity, self });
   await services.clusters.declare({ name: CLUSTER, provider: "fake" }, actor);
   const config = (size: number) => ({ "fake.platform": { size } });
   return {

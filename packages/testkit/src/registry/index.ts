@@ -9,3 +9,4 @@ export { seed, uniqueName } from "./seed.ts";
 export type * from "./seed.ts";
 export { testRegistryEnv } from "./test-env.ts";
 export { registryMain, testProviderModule } from "./workspace.ts";
+export * from "./registry-tree.ts";

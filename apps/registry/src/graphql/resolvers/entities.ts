@@ -20,6 +20,9 @@ import { bindingByNames, clusterConnection, streamConnection } from "./lookups.t
 
 export const Namespace: NamespaceResolvers = {
   __resolveReference: (ref, { namespace }) => (ref.path === namespace ? { path: namespace } : null),
+  // Only the namespace this registry owns has a parent and children here.
+  parent: (ns, _, { namespace, services }) => (ns.path === namespace ? services.parent.current() : null),
+  children: (ns, _, { namespace, services }) => (ns.path === namespace ? services.children.list() : []),
   clusters: (_, { filter, first, after }, context) => clusterConnection(filter, { first, after }, context),
   streams: (_, { filter, first, after }, context) => streamConnection(filter, { first, after }, context),
 };

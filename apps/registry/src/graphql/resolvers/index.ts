@@ -1,6 +1,7 @@
 import type { Resolvers } from "../../generated/resolvers-types.ts";
 import { ConfigValueScalar, DateTimeScalar, JSONScalar } from "../scalars.ts";
 import { BindingType, Cluster, Namespace, ResourceStatus, Stream } from "./entities.ts";
+import { ChildRegistry, ParentRegistry } from "./hierarchy.ts";
 import { Mutation } from "./mutation.ts";
 import { Query } from "./query.ts";
 
@@ -13,6 +14,8 @@ export const resolvers: Resolvers = {
   Stream,
   Binding: BindingType,
   ResourceStatus,
+  ParentRegistry,
+  ChildRegistry,
   Change: { seq: (change) => change.seq.toString() },
   ConfigValue: ConfigValueScalar,
   DateTime: DateTimeScalar,

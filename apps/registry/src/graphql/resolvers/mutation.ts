@@ -1,9 +1,11 @@
 import type { MutationResolvers } from "../../generated/resolvers-types.ts";
 import { payload } from "../payload.ts";
+import { hierarchyMutations } from "./hierarchy.ts";
 
 export const Mutation: MutationResolvers = {
   declareDefaultNamespace: (_, { input }, { services, actor }) =>
     payload(async () => ({ namespace: await services.namespaces.declareDefault(input.name, { actor }) })),
+  ...hierarchyMutations,
   declareCluster: (_, { input }, { services, actor }) =>
     payload(() => services.clusters.declare(input, { actor })),
   deleteCluster: (_, { input }, { services, actor }) =>

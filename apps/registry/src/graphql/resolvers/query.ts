@@ -1,10 +1,12 @@
 import type { QueryResolvers } from "../../generated/resolvers-types.ts";
 import { toConnection } from "../connection.ts";
+import { hierarchyQueries } from "./hierarchy.ts";
 import { primeStreams } from "../loaders.ts";
 import { bindingByNames, clusterConnection, streamConnection } from "./lookups.ts";
 
 export const Query: QueryResolvers = {
   namespace: (_, __, { namespace }) => ({ path: namespace }),
+  ...hierarchyQueries,
   cluster: async (_, { name }, { loaders }) => (await loaders.clusterByName.load(name)) ?? null,
   clusters: (_, { filter, first, after }, context) => clusterConnection(filter, { first, after }, context),
   stream: async (_, { name }, { loaders }) => (await loaders.streamByName.load(name)) ?? null,

@@ -1,0 +1,104 @@
+import { checkParent, RemoteRegistryError, unregisterFromParent } from "@stream-registry/federation";
+import { InfrastructureError } from "@stream-registry/provider-api";
+import {
+  findParentLink,
+  findParentLinksToObserve,
+  PARENT_LINK_RESOURCE,
+  recordParentView,
+  writeTransaction,
+  type ObservationReport,
+  type ParentLink,
+  type ParentView,
+} from "@stream-registry/store";
+import type { RegistryIdentity } from "../../identity.ts";
+import type { Logger } from "../../logger.ts";
+import type { SelfDescription } from "../../services/child-registry-service.ts";
+import type { ServiceDeps } from "../../services/deps.ts";
+import { PARENT_TIMEOUT_MS, parentView, registerWith } from "../../services/parent-registration.ts";
+import type { ReconcileHandler } from "../handler.ts";
+
+type ParentLinkDeps = Pick<ServiceDeps, "db"> & {
+  identity: RegistryIdentity;
+  self: SelfDescription;
+  logger: Logger;
+};
+
+/**
+ * The link to the parent registry, a kind of the reconcile kernel: realized by registering with
+ * the parent, observed by asking the parent whether it still knows this registry (and what its own
+ * path is now, so that a parent moved elsewhere moves this registry's path too), removed by
+ * unregistering. A parent that lost the registration (a restore, a reset) makes the link vanish,
+ * and the kernel registers it again.
+ */
+export function parentLinkHandler(deps: ParentLinkDeps): ReconcileHandler<ParentLink> {
+  const { identity, self } = deps;
+  /** Stores what the parent said of itself; this registry's path follows it. */
+  const record = async (link: ParentLink, parent: ParentView) => {
+    const settings = await writeTransaction(deps.db.prisma, (tx) =>
+      recordParentView(tx, link.id, parent, "reconciler"),
+    );
+    if (settings) {
+      identity.apply(settings);
+      deps.logger.info({ parent: link.url, namespace: identity.path }, "namespace moved with its parent");
+    }
+  };
+  const register = async (link: ParentLink, signal: AbortSignal): Promise<ObservationReport> => {
+    const name = identity.name;
+    if (name === null)
+      throw new InfrastructureError("this registry has no name to register under", { retriable: false });
+    const answer = await registerWith(link.url, link.token, name, identity, self, signal).catch(unreachable);
+    // Refused (another child took the name, a new token): FAILED with the parent's reasons.
+    if (!answer.accepted) throw new InfrastructureError(answer.refusal, { retriable: false });
+    await record(link, answer.parent);
+    return {
+      message: `registered with ${link.url} as ${identity.path}`,
+      details: { parentPath: answer.parent.path },
+    };
+  };
+  return {
+    resource: PARENT_LINK_RESOURCE,
+    load: (id) => findParentLink(deps.db.prisma, id),
+    name: (link) => link.url,
+    location: (link) => `parent registry ${link.url}`,
+    // Registering is idempotent for a registry id: a lost answer is asked again, never adopted.
+    journaled: () => false,
+    createRequest: (link) => ({ url: link.url }),
+    create: (link, _request, { signal }) => register(link, signal),
+    update: (link, { signal }) => register(link, signal),
+    async observe(link, { signal }) {
+      const { parent, knowsChild } = await checkParent(link.url, identity.registryId, {
+        timeoutMs: PARENT_TIMEOUT_MS,
+        signal,
+      }).catch(unreachable);
+      // Forgotten, or another registry at that URL now (a reset database): register again.
+      if (!knowsChild || (link.parentRegistryId !== null && parent.id !== link.parentRegistryId)) return null;
+      await record(link, parentView(parent));
+      return {
+        message: `registered with ${link.url} as ${identity.path}`,
+        details: { parentPath: parent.namespace },
+      };
+    },
+    async remove(link, { signal }) {
+      const refused = await unregisterFromParent(
+        link.url,
+        { registryId: identity.registryId, token: link.token },
+        { timeoutMs: PARENT_TIMEOUT_MS, signal },
+      ).catch(unreachable);
+      // A parent that refuses (its token changed) cannot be made to forget this registry; its
+      // probes will find this registry answering from elsewhere. Retrying would change nothing.
+      if (refused.length > 0) {
+        deps.logger.warn(
+          { parent: link.url, refused: refused.map((e) => e.message) },
+          "the old parent refused to unregister this registry; leaving it",
+        );
+      }
+    },
+    findToObserve: (query) => findParentLinksToObserve(deps.db.prisma, query),
+  };
+}
+
+/** A parent that does not answer as a registry is retried, as a platform outage is. */
+function unreachable(error: unknown): never {
+  if (error instanceof RemoteRegistryError) throw new InfrastructureError(error.message, { retriable: true });
+  throw error;
+}

@@ -1,0 +1,182 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { checkName, ErrorCode, namespacePath, userError, type UserError } from "@stream-registry/core";
+import { schemaGaps, type RegistryInfo } from "@stream-registry/federation";
+import {
+  findChildRegistry,
+  listChildRegistries,
+  registerChildRegistry,
+  unregisterChildRegistry,
+  writeTransaction,
+  type ChildRegistration,
+  type ChildRegistry,
+} from "@stream-registry/store";
+import type { RegistryIdentity } from "../identity.ts";
+import { checkRegistryUrl } from "./registry-url.ts";
+import type { Actor, ServiceDeps } from "./deps.ts";
+import { pushIf, throwIfAny, UserErrors } from "./user-errors.ts";
+
+/** What this registry says of itself to the registries it talks to. */
+export interface SelfDescription {
+  /** Its subgraph SDL (schema.graphql). */
+  sdl: string;
+  version: string;
+  /** The URL its parent calls: REGISTRY_PUBLIC_URL, else where it listens. */
+  url(): string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_SDL_LENGTH = 1_000_000;
+const MAX_VERSION_LENGTH = 100;
+
+/**
+ * The parent side of the hierarchy: the registries that registered with this one. A child
+ * registers with this registry's enrollment token (REGISTRY_ENROLLMENT_TOKEN); without one this
+ * registry accepts no children.
+ */
+export class ChildRegistryService {
+  private readonly token: Buffer | undefined;
+
+  constructor(
+    private readonly deps: Pick<ServiceDeps, "db">,
+    private readonly identity: RegistryIdentity,
+    private readonly self: SelfDescription,
+    enrollmentToken: string | undefined,
+  ) {
+    this.token = enrollmentToken ? digest(enrollmentToken) : undefined;
+  }
+
+  /** Who this registry is, as its children and its parent see it. */
+  info(): RegistryInfo {
+    return {
+      id: this.identity.registryId,
+      namespace: this.identity.path,
+      version: this.self.version,
+      ancestors: [...this.identity.ancestors],
+    };
+  }
+
+  list(): Promise<ChildRegistry[]> {
+    return listChildRegistries(this.deps.db.prisma);
+  }
+
+  find(registryId: string): Promise<ChildRegistry | null> {
+    return UUID.test(registryId) ? findChildRegistry(this.deps.db.prisma, registryId) : Promise.resolve(null);
+  }
+
+  /** The namespace path of the child named `name`. */
+  pathOf(name: string): string {
+    return namespacePath(name, this.identity.path);
+  }
+
+  /**
+   * Registers a child, or registers it again. Refused: without the enrollment token, for a
+   * registry that is this one or one of its ancestors (a cycle), for a schema this registry cannot
+   * serve, and for a name another child has.
+   */
+  async register(
+    input: ChildRegistration & { token: string },
+    { actor }: Actor,
+  ): Promise<{ child: ChildRegistry; parent: RegistryInfo }> {
+    this.authenticate(input.token);
+    const errors: UserError[] = [];
+    if (!UUID.test(input.registryId)) {
+      errors.push(userError(ErrorCode.INVALID_INPUT, ["input", "registryId"], "registryId must be a UUID"));
+    }
+    pushIf(errors, checkName(input.name, ["input", "name"], "namespace name"));
+    pushIf(errors, checkRegistryUrl(input.url, ["input", "url"]));
+    if (input.version.length === 0 || input.version.length > MAX_VERSION_LENGTH) {
+      errors.push(
+        userError(
+          ErrorCode.INVALID_INPUT,
+          ["input", "version"],
+          `version must have 1 to ${MAX_VERSION_LENGTH} characters`,
+        ),
+      );
+    }
+    if (input.sdl.length > MAX_SDL_LENGTH) {
+      errors.push(
+        userError(
+          ErrorCode.INVALID_INPUT,
+          ["input", "sdl"],
+          `sdl must have at most ${MAX_SDL_LENGTH} characters`,
+        ),
+      );
+    }
+    throwIfAny(errors);
+    const self = this.info();
+    if (input.registryId === self.id || self.ancestors.includes(input.registryId)) {
+      throw new UserErrors([
+        userError(
+          ErrorCode.INVALID_INPUT,
+          ["input", "registryId"],
+          input.registryId === self.id
+            ? `registry ${input.registryId} is this registry (${self.namespace}): a registry cannot be its own parent`
+            : `registry ${input.registryId} is an ancestor of this registry (${self.namespace}): registering it here would make a cycle`,
+        ),
+      ]);
+    }
+    const gaps = schemaGaps(this.self.sdl, input.sdl);
+    if (gaps.length > 0) {
+      throw new UserErrors([
+        userError(
+          ErrorCode.INCOMPATIBLE,
+          ["input", "sdl"],
+          `this registry (version ${self.version}) cannot serve the child's schema: ${gaps.join("; ")}`,
+        ),
+      ]);
+    }
+    const { token: _token, ...registration } = input;
+    const path = this.pathOf(input.name);
+    const outcome = await writeTransaction(this.deps.db.prisma, (tx) =>
+      registerChildRegistry(tx, registration, path, actor),
+    );
+    if ("taken" in outcome) {
+      throw new UserErrors([
+        userError(
+          ErrorCode.ALREADY_EXISTS,
+          ["input", "name"],
+          `namespace ${path} is owned by another child registry already`,
+        ),
+      ]);
+    }
+    return { child: outcome.child, parent: self };
+  }
+
+  /** Forgets a child; null if it was not registered (unregistering is idempotent). */
+  async unregister(
+    input: { registryId: string; token: string },
+    { actor }: Actor,
+  ): Promise<ChildRegistry | null> {
+    this.authenticate(input.token);
+    if (!UUID.test(input.registryId)) return null;
+    return writeTransaction(this.deps.db.prisma, (tx) =>
+      unregisterChildRegistry(tx, input.registryId, (name) => this.pathOf(name), actor),
+    );
+  }
+
+  private authenticate(token: string): void {
+    if (!this.token) {
+      throw new UserErrors([
+        userError(
+          ErrorCode.UNSUPPORTED,
+          ["input", "token"],
+          "this registry accepts no child registries: start it with REGISTRY_ENROLLMENT_TOKEN set to a secret, and give that secret to its children (DECLARE PARENT REGISTRY ... WITH TOKEN)",
+        ),
+      ]);
+    }
+    // Digests of equal length, compared in constant time: the answer's timing tells nothing.
+    if (!timingSafeEqual(digest(token), this.token)) {
+      throw new UserErrors([
+        userError(
+          ErrorCode.UNAUTHENTICATED,
+          ["input", "token"],
+          "the enrollment token is not this registry's",
+        ),
+      ]);
+    }
+  }
+}
+
+function digest(token: string): Buffer {
+  return createHash("sha256").update(token, "utf8").digest();
+}

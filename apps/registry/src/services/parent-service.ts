@@ -1,0 +1,111 @@
+import { ErrorCode, userError, type UserError } from "@stream-registry/core";
+import { RemoteRegistryError } from "@stream-registry/federation";
+import {
+  declareParentLink,
+  dropParentLink,
+  findLiveParentLink,
+  writeTransaction,
+  type ParentLink,
+} from "@stream-registry/store";
+import type { RegistryIdentity } from "../identity.ts";
+import type { SelfDescription } from "./child-registry-service.ts";
+import type { Actor, ServiceDeps } from "./deps.ts";
+import { registerWith, registrationErrors } from "./parent-registration.ts";
+import { checkRegistryUrl } from "./registry-url.ts";
+import { pushIf, throwIfAny, UserErrors } from "./user-errors.ts";
+
+const MAX_TOKEN_LENGTH = 1_024;
+
+/**
+ * The child side of the hierarchy: this registry's parent (DECLARE PARENT REGISTRY). The parent
+ * must accept the registration before a declaration answers; the link is then a resource of the
+ * reconcile kernel (parent-link-handler.ts), which checks it and unregisters from a parent left.
+ */
+export class ParentService {
+  constructor(
+    private readonly deps: Pick<ServiceDeps, "db" | "wakeReconciler">,
+    private readonly identity: RegistryIdentity,
+    private readonly self: SelfDescription,
+  ) {}
+
+  /** The link in use; null without a parent. */
+  current(): Promise<ParentLink | null> {
+    return findLiveParentLink(this.deps.db.prisma);
+  }
+
+  async declare(
+    input: { url: string; token: string },
+    { actor }: Actor,
+  ): Promise<{ link: ParentLink; path: string }> {
+    const errors: UserError[] = [];
+    pushIf(errors, checkRegistryUrl(input.url, ["input", "url"]));
+    if (input.token.length === 0 || input.token.length > MAX_TOKEN_LENGTH) {
+      errors.push(
+        userError(
+          ErrorCode.INVALID_INPUT,
+          ["input", "token"],
+          `token must have 1 to ${MAX_TOKEN_LENGTH} characters: the parent's REGISTRY_ENROLLMENT_TOKEN`,
+        ),
+      );
+    }
+    const name = this.identity.name;
+    if (name === null) {
+      errors.push(
+        userError(
+          ErrorCode.INVALID_INPUT,
+          ["input", "url"],
+          `this registry owns "/" and has no name to register under: name it first (DECLARE DEFAULT NAMESPACE "<name>")`,
+        ),
+      );
+    }
+    throwIfAny(errors);
+    const answer = await registerWith(input.url, input.token, name!, this.identity, this.self).catch(
+      (error: unknown) => {
+        if (error instanceof RemoteRegistryError) return error;
+        throw error;
+      },
+    );
+    if (answer instanceof RemoteRegistryError || !answer.accepted) {
+      throw new UserErrors(
+        registrationErrors(input.url, answer, {
+          url: ["input", "url"],
+          token: ["input", "token"],
+          other: ["input", "url"],
+        }),
+      );
+    }
+    const { link, settings } = await writeTransaction(this.deps.db.prisma, (tx) =>
+      declareParentLink(tx, { url: input.url, token: input.token, parent: answer.parent }, actor),
+    );
+    this.identity.apply(settings);
+    // A parent left behind is unregistered from by the reconciler.
+    this.deps.wakeReconciler();
+    return { link, path: this.identity.path };
+  }
+
+  /** Leaves the parent: this registry becomes the root of its own tree ("/" plus its name). */
+  async drop({ actor }: Actor): Promise<{ link: ParentLink | null; path: string }> {
+    const { link, settings } = await writeTransaction(this.deps.db.prisma, (tx) => dropParentLink(tx, actor));
+    this.identity.apply(settings);
+    this.deps.wakeReconciler();
+    return { link, path: this.identity.path };
+  }
+
+  /**
+   * Before this registry takes the name `name`: registers under it with the parent, if it has
+   * one, which may refuse it (another child has it).
+   */
+  async renaming(name: string): Promise<void> {
+    const link = await this.current();
+    if (!link) return;
+    const answer = await registerWith(link.url, link.token, name, this.identity, this.self).catch(
+      (error: unknown) => {
+        if (error instanceof RemoteRegistryError) return error;
+        throw error;
+      },
+    );
+    const field = ["input", "name"];
+    const errors = registrationErrors(link.url, answer, { url: field, token: field, other: field });
+    throwIfAny(errors);
+  }
+}

@@ -1,0 +1,334 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import {
+  attach,
+  eventually,
+  freePort,
+  registryNode,
+  startRegistryTree,
+  TREE_TOKEN,
+  type RegistryClient,
+  type RegistryNode,
+} from "@stream-registry/testkit";
+
+// The seed's "Namespaces" with its Acme example: registries in separate processes, each with its
+// own database, that talk only GraphQL over HTTP. Parents check their children and children their
+// parents every half second here (RECONCILER_RESYNC_MS, REGISTRY_HEALTH_INTERVAL_MS).
+const TREE = ["/", "/aws", "/aws/us-reg1-xyz", "/mpaas", "/mpaas/us-aus1-dc01"];
+const ENV = {
+  RECONCILER_RESYNC_MS: "500",
+  REGISTRY_HEALTH_INTERVAL_MS: "500",
+  REGISTRY_HEALTH_TIMEOUT_MS: "2000",
+};
+
+const SHOW = `{
+  namespace { path parent { url namespace status { phase message } }
+    children { path name url registryId health { status lastError } } }
+  registry { id namespace ancestors }
+}`;
+interface Shown {
+  namespace: {
+    path: string;
+    parent: {
+      url: string;
+      namespace: string | null;
+      status: { phase: string; message: string | null };
+    } | null;
+    children: {
+      path: string;
+      name: string;
+      url: string;
+      registryId: string;
+      health: { status: string; lastError: string | null };
+    }[];
+  };
+  registry: { id: string; namespace: string; ancestors: string[] };
+}
+const show = (r: RegistryClient) => r.query<Shown>(SHOW);
+const childPaths = async (r: RegistryClient) => (await show(r)).namespace.children.map((c) => c.path);
+
+const DECLARE_PARENT = `mutation ($input: DeclareParentRegistryInput!) {
+  declareParentRegistry(input: $input) { parent { url namespace status { phase } } namespace { path } userErrors { code field message } } }`;
+type Payload = {
+  namespace: { path: string } | null;
+  userErrors: { code: string; field: string[]; message: string }[];
+};
+async function declareParent(r: RegistryClient, url: string, token = TREE_TOKEN): Promise<Payload> {
+  const answer = await r.query<{ declareParentRegistry: Payload }>(DECLARE_PARENT, { input: { url, token } });
+  return answer.declareParentRegistry;
+}
+const changeCount = async (r: RegistryClient) =>
+  (await r.query<{ changes: { totalCount: number } }>(`{ changes { totalCount } }`)).changes.totalCount;
+
+// Each test waits for processes: a restart, or a check of the others, on a loaded 2-core machine.
+describe(
+  "a tree of registries (/, /aws, /aws/us-reg1-xyz, /mpaas, /mpaas/us-aus1-dc01)",
+  { timeout: 120_000 },
+  () => {
+    let tree: Map<string, RegistryNode>;
+    // Another registry named "aws", outside the tree, started without REGISTRY_ENROLLMENT_TOKEN.
+    let impostor: RegistryNode;
+    const at = (path: string) => tree.get(path)!;
+    beforeAll(async () => {
+      [tree, impostor] = await Promise.all([
+        // Both databases: the inner registries on PostgreSQL, the others on the embedded PGlite.
+        startRegistryTree(TREE, { kinds: { "/": "postgres", "/aws": "postgres" }, env: ENV }),
+        registryNode("/aws", "pglite", ENV).then(async (node) => {
+          await node.start();
+          return node;
+        }),
+      ]);
+    }, 300_000);
+    afterAll(async () => {
+      await Promise.all([...(tree?.values() ?? []), impostor].map((node) => node?.dispose()));
+    });
+
+    it("gives each registry its path, its parent and its children, and each parent sees them UP", async () => {
+      const root = await show(at("/"));
+      expect(root.namespace).toMatchObject({ path: "/", parent: null });
+      expect(root.namespace.children.map((c) => [c.path, c.name, c.url])).toEqual([
+        ["/aws", "aws", at("/aws").url],
+        ["/mpaas", "mpaas", at("/mpaas").url],
+      ]);
+      const aws = await show(at("/aws"));
+      expect(aws.namespace.parent).toEqual({
+        url: at("/").url,
+        namespace: "/",
+        status: { phase: "ONLINE", message: null },
+      });
+      expect(aws.namespace.children.map((c) => c.path)).toEqual(["/aws/us-reg1-xyz"]);
+      const leaf = await show(at("/aws/us-reg1-xyz"));
+      expect(leaf.registry).toEqual({
+        id: aws.namespace.children[0]!.registryId,
+        namespace: "/aws/us-reg1-xyz",
+        ancestors: [root.registry.id, aws.registry.id],
+      });
+      expect((await show(at("/mpaas/us-aus1-dc01"))).namespace.path).toBe("/mpaas/us-aus1-dc01");
+      await eventually(
+        async () => {
+          const health = (await show(at("/"))).namespace.children.map((c) => c.health.status);
+          return health.every((status) => status === "UP") ? true : undefined;
+        },
+        15_000,
+        "the root's probes of its children",
+      );
+    });
+
+    it("refuses a taken name, a cycle, a wrong token and a parent that is not a registry, changing nothing", async () => {
+      const rootChanges = await changeCount(at("/"));
+      // The root has a child named "aws" already.
+      await expect(attach(impostor, at("/"))).rejects.toThrow(
+        /ALREADY_EXISTS.*namespace \/aws is owned by another child registry/s,
+      );
+      expect((await show(impostor)).namespace).toMatchObject({ path: "/aws", parent: null });
+
+      // /aws below its own child: the child's ancestors hold /aws.
+      const cycle = await declareParent(at("/aws"), at("/aws/us-reg1-xyz").url);
+      expect(cycle.userErrors).toEqual([
+        expect.objectContaining({
+          code: "INVALID_INPUT",
+          field: ["input", "url"],
+          message: expect.stringMatching(/is an ancestor of this registry \(\/aws\/us-reg1-xyz\).*cycle/),
+        }),
+      ]);
+      const wrong = await declareParent(at("/mpaas/us-aus1-dc01"), at("/aws").url, "not-the-token");
+      expect(wrong.userErrors).toEqual([
+        expect.objectContaining({ code: "UNAUTHENTICATED", field: ["input", "token"] }),
+      ]);
+      // A registry started without REGISTRY_ENROLLMENT_TOKEN accepts no children, and says how.
+      const noChildren = await declareParent(at("/mpaas/us-aus1-dc01"), impostor.url);
+      expect(noChildren.userErrors).toEqual([
+        expect.objectContaining({
+          code: "UNSUPPORTED",
+          message: expect.stringContaining("start it with REGISTRY_ENROLLMENT_TOKEN"),
+        }),
+      ]);
+      const nobody = `http://127.0.0.1:${await freePort()}/graphql`;
+      expect((await declareParent(at("/mpaas"), nobody)).userErrors).toEqual([
+        expect.objectContaining({
+          code: "INVALID_INPUT",
+          field: ["input", "url"],
+          message: expect.stringContaining(`the parent registry ${nobody} does not answer: ECONNREFUSED`),
+        }),
+      ]);
+      const web = await htmlServer();
+      expect((await declareParent(at("/mpaas"), web)).userErrors).toEqual([
+        expect.objectContaining({
+          code: "INVALID_INPUT",
+          message: expect.stringContaining(`${web} is not a stream registry`),
+        }),
+      ]);
+      for (const url of ["registry.example.com/graphql", "ftp://registry.example.com/graphql"]) {
+        expect((await declareParent(at("/mpaas"), url)).userErrors).toEqual([
+          expect.objectContaining({ code: "INVALID_INPUT", field: ["input", "url"] }),
+        ]);
+      }
+      // Nothing changed anywhere.
+      expect(await changeCount(at("/"))).toBe(rootChanges);
+      expect(await childPaths(at("/"))).toEqual(["/aws", "/mpaas"]);
+      expect((await show(at("/aws"))).namespace.parent?.url).toBe(at("/").url);
+      expect((await show(at("/mpaas"))).namespace.parent?.url).toBe(at("/").url);
+    });
+
+    it("refuses a registration whose schema the parent cannot serve, or without its token", async () => {
+      const register = (input: Record<string, unknown>) =>
+        at("/").query<{ registerChildRegistry: Payload }>(
+          `mutation ($input: RegisterChildRegistryInput!) {
+          registerChildRegistry(input: $input) { child { path } userErrors { code field message } } }`,
+          {
+            input: {
+              registryId: "5b0c1e4e-8f3a-4c1e-9a57-0d6f3f0c2a11",
+              name: "old",
+              url: "http://127.0.0.1:9/graphql",
+              version: "0.0.1",
+              sdl: `type Query { namespace: String }`,
+              token: TREE_TOKEN,
+              ...input,
+            },
+          },
+        );
+      expect((await register({})).registerChildRegistry.userErrors).toEqual([
+        expect.objectContaining({
+          code: "INCOMPATIBLE",
+          field: ["input", "sdl"],
+          message: expect.stringMatching(/cannot serve the child's schema: .*(was removed|changed type)/),
+        }),
+      ]);
+      expect((await register({ sdl: "type Query {" })).registerChildRegistry.userErrors).toEqual([
+        expect.objectContaining({
+          code: "INCOMPATIBLE",
+          message: expect.stringContaining("not a valid subgraph schema"),
+        }),
+      ]);
+      expect((await register({ token: "" })).registerChildRegistry.userErrors).toEqual([
+        expect.objectContaining({ code: "UNAUTHENTICATED", field: ["input", "token"] }),
+      ]);
+      expect(await childPaths(at("/"))).toEqual(["/aws", "/mpaas"]);
+    });
+
+    it("re-parents a leaf: its path changes, the new parent lists it and the old one forgets it", async () => {
+      const leaf = at("/mpaas/us-aus1-dc01");
+      const moved = await declareParent(leaf, at("/aws").url);
+      expect(moved).toMatchObject({ namespace: { path: "/aws/us-aus1-dc01" }, userErrors: [] });
+      expect(await childPaths(at("/aws"))).toEqual(["/aws/us-aus1-dc01", "/aws/us-reg1-xyz"]);
+      await eventually(
+        async () => ((await childPaths(at("/mpaas"))).length === 0 ? true : undefined),
+        15_000,
+        "/mpaas to forget it",
+      );
+      expect((await show(leaf)).registry.namespace).toBe("/aws/us-aus1-dc01");
+    });
+
+    it("moves a subtree with its root: a grandchild's path follows its parent's", async () => {
+      // /aws (with us-reg1-xyz and us-aus1-dc01) below /mpaas: /mpaas/aws/...
+      expect((await declareParent(at("/aws"), at("/mpaas").url)).namespace?.path).toBe("/mpaas/aws");
+      for (const leaf of ["/aws/us-reg1-xyz", "/mpaas/us-aus1-dc01"]) {
+        await eventually(
+          async () => {
+            const { registry } = await show(at(leaf));
+            return registry.namespace.startsWith("/mpaas/aws/") ? registry : undefined;
+          },
+          15_000,
+          `${leaf} to follow its parent`,
+        );
+      }
+      expect(await childPaths(at("/mpaas"))).toEqual(["/mpaas/aws"]);
+      await eventually(
+        async () => ((await childPaths(at("/"))).join() === "/mpaas" ? true : undefined),
+        15_000,
+        "/ to forget /aws",
+      );
+      // And back, as it was built.
+      expect((await declareParent(at("/aws"), at("/").url)).namespace?.path).toBe("/aws");
+      await eventually(
+        async () => {
+          const { registry } = await show(at("/aws/us-reg1-xyz"));
+          return registry.namespace === "/aws/us-reg1-xyz" ? true : undefined;
+        },
+        15_000,
+        "the leaf to follow /aws back",
+      );
+    });
+
+    it("keeps parents and children across restarts, and shows a stopped child DOWN until it is back", async () => {
+      const root = at("/");
+      const before = await show(root);
+      await root.stop();
+      await root.start();
+      expect((await show(root)).namespace.children).toEqual(
+        before.namespace.children.map((c) => ({ ...c, health: expect.anything() })),
+      );
+      const leaf = at("/aws/us-reg1-xyz");
+      await leaf.stop();
+      const down = await eventually(
+        async () => {
+          const child = (await show(at("/aws"))).namespace.children.find((c) => c.name === "us-reg1-xyz");
+          return child?.health.status === "DOWN" ? child : undefined;
+        },
+        15_000,
+        "/aws to see its child DOWN",
+      );
+      expect(down.health.lastError).toMatch(/does not answer/);
+      await leaf.start();
+      expect((await show(leaf)).namespace).toMatchObject({
+        path: "/aws/us-reg1-xyz",
+        parent: { url: at("/aws").url, status: { phase: "ONLINE" } },
+      });
+      await eventually(
+        async () => {
+          const child = (await show(at("/aws"))).namespace.children.find((c) => c.name === "us-reg1-xyz");
+          return child?.health.status === "UP" ? true : undefined;
+        },
+        15_000,
+        "/aws to see its child UP again",
+      );
+    });
+
+    it("registers again with a parent that lost the registration (a restore), within one check", async () => {
+      const leaf = await show(at("/aws/us-reg1-xyz"));
+      const forgot = await at("/aws").query<{ unregisterChildRegistry: Payload }>(
+        `mutation ($input: UnregisterChildRegistryInput!) {
+        unregisterChildRegistry(input: $input) { child { path } userErrors { code field message } } }`,
+        { input: { registryId: leaf.registry.id, token: TREE_TOKEN } },
+      );
+      expect(forgot.unregisterChildRegistry.userErrors).toEqual([]);
+      await eventually(
+        async () => ((await childPaths(at("/aws"))).includes("/aws/us-reg1-xyz") ? true : undefined),
+        15_000,
+        "the leaf to register again",
+      );
+    });
+
+    it("drops its parent: the registry becomes the root of its own tree, and the parent forgets it", async () => {
+      const leaf = at("/mpaas/us-aus1-dc01");
+      const dropped = await leaf.query<{
+        dropParentRegistry: Payload & { parent: { status: { phase: string } } };
+      }>(
+        `mutation { dropParentRegistry { parent { status { phase } } namespace { path } userErrors { code field message } } }`,
+      );
+      expect(dropped.dropParentRegistry).toMatchObject({
+        parent: { status: { phase: "DELETING" } },
+        namespace: { path: "/us-aus1-dc01" },
+        userErrors: [],
+      });
+      expect((await show(leaf)).namespace.parent).toBeNull();
+      await eventually(
+        async () => ((await childPaths(at("/aws"))).includes("/aws/us-aus1-dc01") ? undefined : true),
+        15_000,
+        "/aws to forget it",
+      );
+    });
+  },
+);
+
+/** A web server that is not a registry: it answers every request with an HTML page. */
+async function htmlServer(): Promise<string> {
+  const server: Server = createServer((_, response) => {
+    response.writeHead(200, { "content-type": "text/html" });
+    response.end("<html><body>Welcome</body></html>");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+}

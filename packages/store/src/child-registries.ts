@@ -1,0 +1,162 @@
+import type { Db } from "./db.ts";
+import type { HealthProbe } from "./cluster-health.ts";
+import { recordChange } from "./change-log.ts";
+import { isUniqueViolation } from "./db-errors.ts";
+import type { Tx } from "./transaction.ts";
+
+/** The last probe of a child registry (the API's RegistryHealth); null fields before the first. */
+export interface ChildHealth {
+  status: "UP" | "DOWN";
+  checkedAt: Date;
+  latencyMs: number | null;
+  lastError: string | null;
+  lastErrorAt: Date | null;
+  lastUpAt: Date | null;
+}
+
+/** A registry that registered with this one. */
+export interface ChildRegistry {
+  id: string;
+  registryId: string;
+  name: string;
+  url: string;
+  version: string;
+  createdAt: Date;
+  updatedAt: Date;
+  health: ChildHealth | null;
+}
+
+/** What a child sends to register. */
+export interface ChildRegistration {
+  registryId: string;
+  name: string;
+  url: string;
+  sdl: string;
+  version: string;
+}
+
+const SELECT = {
+  id: true,
+  registryId: true,
+  name: true,
+  url: true,
+  version: true,
+  createdAt: true,
+  updatedAt: true,
+  health: {
+    select: {
+      status: true,
+      checkedAt: true,
+      latencyMs: true,
+      lastError: true,
+      lastErrorAt: true,
+      lastUpAt: true,
+    },
+  },
+} as const;
+
+/** This registry's children, by name. */
+export async function listChildRegistries(db: Db): Promise<ChildRegistry[]> {
+  return db.childRegistry.findMany({ select: SELECT, orderBy: { name: "asc" } });
+}
+
+export async function findChildRegistry(db: Db, registryId: string): Promise<ChildRegistry | null> {
+  return db.childRegistry.findUnique({ where: { registryId }, select: SELECT });
+}
+
+/**
+ * Registers a child, or registers it again (a restart, a new name, URL or schema): one row per
+ * registry id. `taken` when another registry has the name. A change-log entry ("child_registry",
+ * keyed by its path) when it is new or something changed; registering again as it was writes
+ * nothing.
+ */
+export async function registerChildRegistry(
+  tx: Tx,
+  child: ChildRegistration,
+  path: string,
+  actor: string,
+): Promise<{ child: ChildRegistry } | { taken: true }> {
+  const existing = await tx.childRegistry.findUnique({ where: { registryId: child.registryId } });
+  const same =
+    existing &&
+    existing.name === child.name &&
+    existing.url === child.url &&
+    existing.sdl === child.sdl &&
+    existing.version === child.version;
+  if (same) return { child: (await findChildRegistry(tx, child.registryId))! };
+  const holder = await tx.childRegistry.findUnique({
+    where: { name: child.name },
+    select: { registryId: true },
+  });
+  if (holder && holder.registryId !== child.registryId) return { taken: true };
+  try {
+    await tx.childRegistry.upsert({
+      where: { registryId: child.registryId },
+      create: child,
+      update: child,
+    });
+  } catch (error) {
+    // Another registry took the name meanwhile.
+    if (isUniqueViolation(error)) return { taken: true };
+    throw error;
+  }
+  await recordChange(tx, {
+    entityType: "child_registry",
+    entityKey: path,
+    action: existing ? "updated" : "created",
+    generation: 1,
+    actor,
+    data: { registryId: child.registryId, url: child.url, version: child.version },
+  });
+  return { child: (await findChildRegistry(tx, child.registryId))! };
+}
+
+/** Forgets a child; null, writing nothing, if it was not registered. */
+export async function unregisterChildRegistry(
+  tx: Tx,
+  registryId: string,
+  path: (name: string) => string,
+  actor: string,
+): Promise<ChildRegistry | null> {
+  const child = await findChildRegistry(tx, registryId);
+  if (!child) return null;
+  await tx.childRegistry.delete({ where: { id: child.id } });
+  await recordChange(tx, {
+    entityType: "child_registry",
+    entityKey: path(child.name),
+    action: "deleted",
+    generation: 1,
+    actor,
+    data: { registryId },
+  });
+  return child;
+}
+
+/** Children not probed since `before` (or never), with the status of their last probe. */
+export async function childrenDueForProbe(db: Db, before: Date): Promise<ChildRegistry[]> {
+  return db.childRegistry.findMany({
+    where: { OR: [{ health: null }, { health: { checkedAt: { lt: before } } }] },
+    select: SELECT,
+    orderBy: { name: "asc" },
+  });
+}
+
+/**
+ * Records a probe of a child, as recordClusterHealth does for a cluster: not in the change log; a
+ * failure keeps `lastUpAt`, a success keeps the last error; a child gone meanwhile is ignored.
+ */
+export async function recordChildHealth(
+  db: Db,
+  childId: string,
+  outcome: HealthProbe,
+  at: Date = new Date(),
+): Promise<void> {
+  const data = outcome.ok
+    ? { status: "UP" as const, checkedAt: at, latencyMs: outcome.probe.latencyMs, lastUpAt: at }
+    : { status: "DOWN" as const, checkedAt: at, latencyMs: null, lastError: outcome.error, lastErrorAt: at };
+  await db.childRegistryHealth
+    .upsert({ where: { childId }, create: { childId, ...data }, update: data })
+    .catch((error: unknown) => {
+      if ((error as { code?: string }).code !== "P2003") throw error;
+    });
+}

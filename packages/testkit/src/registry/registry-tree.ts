@@ -1,0 +1,130 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createTestDatabase, type DatabaseKind, type TestDatabase } from "../databases.ts";
+import { freePort } from "../kafka/ports.ts";
+import { registryClient, type RegistryClient } from "./graphql-client.ts";
+import { mutate } from "./mutate.ts";
+import { launchRegistry, type LaunchedRegistry } from "./registry-process.ts";
+import { testRegistryEnv } from "./test-env.ts";
+
+/** The enrollment token every registry of a test tree accepts its children with. */
+export const TREE_TOKEN = "test-tree-enrollment-token";
+
+/** A registry process of a tree: a fixed port and its own database, so that it can be restarted. */
+export interface RegistryNode extends RegistryClient {
+  /** The namespace it was built to own, e.g. "/aws/us-reg1-xyz". */
+  path: string;
+  kind: DatabaseKind;
+  /** Starts it (again) on the same port and database; resolves once it serves. */
+  start(): Promise<void>;
+  /** SIGTERM (SIGKILL after 10 s), or `signal` at once; resolves once it exited. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+  running(): boolean;
+  /** What the current (or last) process logged. */
+  logs(): string[];
+  /** Stops it and drops its database. */
+  dispose(): Promise<void>;
+}
+
+/** One registry on a port of its own and a new database of `kind`; not started. */
+export async function registryNode(
+  path: string,
+  kind: DatabaseKind,
+  env: Record<string, string> = {},
+): Promise<RegistryNode> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/graphql`;
+  const database: TestDatabase = await createTestDatabase(kind, "tree");
+  const dataDir = database.url ? undefined : await mkdtemp(join(tmpdir(), "sr-tree-"));
+  const where: Record<string, string> = database.url
+    ? { DATABASE_URL: database.url }
+    : { REGISTRY_DATA_DIR: dataDir! };
+  let current: LaunchedRegistry | undefined;
+  const node: RegistryNode = {
+    ...registryClient(url),
+    path,
+    kind,
+    async start() {
+      if (current?.running()) return;
+      current = launchRegistry({ ...testRegistryEnv, ...env, ...where, PORT: String(port) }, "node", 120_000);
+      if (!(await current.started))
+        throw new Error(`registry ${path} exited during start-up:\n${current.logs.join("\n")}`);
+    },
+    async stop(signal) {
+      if (!current?.running()) return;
+      current.kill(signal ?? "SIGTERM");
+      const killer = setTimeout(() => current?.kill("SIGKILL"), 10_000);
+      await current.exited;
+      clearTimeout(killer);
+    },
+    running: () => current?.running() ?? false,
+    logs: () => current?.logs ?? [],
+    async dispose() {
+      await node.stop();
+      await database.drop();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return node;
+}
+
+/** The last segment of a path: the name its registry declares ("/aws/us-reg1-xyz": "us-reg1-xyz"). */
+export function nameOf(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
+/** The path of the namespace above `path` ("/aws/us-reg1-xyz": "/aws"; "/aws": "/"). */
+export function parentOf(path: string): string {
+  const at = path.lastIndexOf("/");
+  return at === 0 ? "/" : path.slice(0, at);
+}
+
+const DECLARE_NAME = `mutation ($input: DeclareDefaultNamespaceInput!) {
+  declareDefaultNamespace(input: $input) { userErrors { code field message } } }`;
+const DECLARE_PARENT = `mutation ($input: DeclareParentRegistryInput!) {
+  declareParentRegistry(input: $input) { namespace { path } userErrors { code field message } } }`;
+
+/**
+ * Names `node` and registers it with `parent`, as an administrator does (DECLARE DEFAULT
+ * NAMESPACE, then DECLARE PARENT REGISTRY ... WITH TOKEN); fails on any userError.
+ */
+export async function attach(node: RegistryClient & { path: string }, parent: RegistryClient): Promise<void> {
+  await mutate(node, DECLARE_NAME, { input: { name: nameOf(node.path) } });
+  await mutate(node, DECLARE_PARENT, { input: { url: parent.url, token: TREE_TOKEN } });
+}
+
+/**
+ * Starts one registry per path (parents before children, all accepting children with TREE_TOKEN)
+ * and builds the tree: each registry but "/" is named for its last segment and registered with the
+ * registry of the path above it. `kinds` picks a database per path (default PGlite).
+ */
+export async function startRegistryTree(
+  paths: readonly string[],
+  options: { kinds?: Record<string, DatabaseKind>; env?: Record<string, string> } = {},
+): Promise<Map<string, RegistryNode>> {
+  const nodes = new Map<string, RegistryNode>();
+  try {
+    for (const path of paths) {
+      nodes.set(
+        path,
+        await registryNode(path, options.kinds?.[path] ?? "pglite", {
+          REGISTRY_ENROLLMENT_TOKEN: TREE_TOKEN,
+          ...options.env,
+        }),
+      );
+    }
+    await Promise.all([...nodes.values()].map((node) => node.start()));
+    for (const path of paths) {
+      if (path === "/") continue;
+      const parent = nodes.get(parentOf(path));
+      if (!parent)
+        throw new Error(`registry tree: ${path} has no parent ${parentOf(path)} among ${paths.join(", ")}`);
+      await attach(nodes.get(path)!, parent);
+    }
+    return nodes;
+  } catch (error) {
+    await Promise.all([...nodes.values()].map((node) => node.dispose()));
+    throw error;
+  }
+}
