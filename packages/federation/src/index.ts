@@ -1,3 +1,5 @@
+export * from "./forwarded-operation.ts";
 export * from "./registration.ts";
+export * from "./remote-objects.ts";
 export * from "./remote-registry.ts";
 export * from "./schema-compat.ts";

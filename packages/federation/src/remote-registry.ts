@@ -31,6 +31,19 @@ export interface RemoteCallOptions {
 /** The largest answer read from another registry: a page of a registration or a probe is small. */
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
+/** A GraphQL error as another registry sent it. */
+export interface RemoteGraphQLError {
+  message: string;
+  path?: (string | number)[];
+  extensions?: Record<string, unknown>;
+}
+
+/** What another registry answered: its data (null when it had none) and its errors. */
+export interface RemoteAnswer<T> {
+  data: T | null;
+  errors: RemoteGraphQLError[];
+}
+
 /**
  * Sends one GraphQL operation to the registry at `url` over HTTP and returns its data, or throws a
  * RemoteRegistryError saying whether nothing answered, something that is not a GraphQL server
@@ -42,6 +55,26 @@ export async function callRegistry<T>(
   variables: Record<string, unknown>,
   options: RemoteCallOptions,
 ): Promise<T> {
+  const { data, errors } = await postOperation<T>(url, query, variables, options);
+  if (errors.length > 0) {
+    const messages = errors.map((e) => e.message).slice(0, 3);
+    throw new RemoteRegistryError("errors", url, `${url} answered with errors: ${messages.join("; ")}`);
+  }
+  if (data === null) throw notARegistry(url, "it answered without data");
+  return data;
+}
+
+/**
+ * Sends one GraphQL operation to the registry at `url` and returns what it answered, data and
+ * errors alike (a forwarded operation passes both on); throws a RemoteRegistryError when nothing
+ * answered or what answered is not a GraphQL server.
+ */
+export async function postOperation<T>(
+  url: string,
+  query: string,
+  variables: Record<string, unknown>,
+  options: RemoteCallOptions,
+): Promise<RemoteAnswer<T>> {
   const body = await withDeadline(
     async (signal) => {
       let response: Response;
@@ -81,18 +114,21 @@ export async function callRegistry<T>(
     }
     throw error;
   });
-  const answer = body.parsed as { data?: unknown; errors?: { message?: unknown }[] } | null;
+  const answer = body.parsed as { data?: unknown; errors?: unknown } | null;
   if (typeof answer !== "object" || answer === null || !("data" in answer || "errors" in answer)) {
     throw notARegistry(url, `it answered HTTP ${body.status} with JSON that is not a GraphQL response`);
   }
-  if (Array.isArray(answer.errors) && answer.errors.length > 0) {
-    const messages = answer.errors.map((e) => String(e?.message ?? "unknown error")).slice(0, 3);
-    throw new RemoteRegistryError("errors", url, `${url} answered with errors: ${messages.join("; ")}`);
-  }
-  if (typeof answer.data !== "object" || answer.data === null) {
-    throw notARegistry(url, `it answered HTTP ${body.status} without data`);
-  }
-  return answer.data as T;
+  const errors = Array.isArray(answer.errors)
+    ? answer.errors.map((e: { message?: unknown; path?: unknown; extensions?: unknown }) => ({
+        message: String(e?.message ?? "unknown error"),
+        ...(Array.isArray(e?.path) ? { path: e.path as (string | number)[] } : {}),
+        ...(typeof e?.extensions === "object" && e.extensions !== null
+          ? { extensions: e.extensions as Record<string, unknown> }
+          : {}),
+      }))
+    : [];
+  const data = typeof answer.data === "object" && answer.data !== null ? (answer.data as T) : null;
+  return { data, errors };
 }
 
 function notARegistry(url: string, what: string): RemoteRegistryError {
