@@ -139,9 +139,10 @@ export async function startRegistry(
       apollo,
       maxTokens: config.queryLimits.maxTokens,
       logger,
-      createContext: (requestId, actor) => ({
+      createContext: ({ requestId, actor, hops }) => ({
         requestId,
         actor,
+        hops,
         namespace: identity.path,
         services,
         loaders: createLoaders(db.prisma),

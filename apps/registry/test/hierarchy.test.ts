@@ -5,6 +5,7 @@ import {
   attach,
   eventually,
   freePort,
+  mutate,
   registryNode,
   startRegistryTree,
   TREE_TOKEN,
@@ -58,6 +59,8 @@ async function declareParent(r: RegistryClient, url: string, token = TREE_TOKEN)
   const answer = await r.query<{ declareParentRegistry: Payload }>(DECLARE_PARENT, { input: { url, token } });
   return answer.declareParentRegistry;
 }
+const DECLARE_CLUSTER = `mutation ($input: DeclareClusterInput!) {
+  declareCluster(input: $input) { cluster { name } userErrors { code field message } } }`;
 const changeCount = async (r: RegistryClient) =>
   (await r.query<{ changes: { totalCount: number } }>(`{ changes { totalCount } }`)).changes.totalCount;
 
@@ -113,6 +116,106 @@ describe(
         15_000,
         "the root's probes of its children",
       );
+    });
+
+    it("applies a mutation sent to the root for a namespace below it at the registry that owns it", async () => {
+      const [root, leaf] = [at("/"), at("/aws/us-reg1-xyz")];
+      const ns = "/aws/us-reg1-xyz";
+      // As a script does: everything through the root, each input naming its namespace.
+      await mutate(
+        root,
+        DECLARE_CLUSTER,
+        { input: { name: "cluster001", namespace: ns } },
+        { "x-actor": "alice" },
+      );
+      const created = await mutate<{ stream: unknown }>(
+        root,
+        `mutation ($input: CreateStreamInput!) {
+        createStream(input: $input) { stream { namespace name generation } userErrors { code field message } } }`,
+        { input: { name: "widgets_v0", namespace: ns, config: { "acme.kafka": { team: "widgets-team" } } } },
+        { "x-actor": "alice" },
+      );
+      expect(created.stream).toEqual({ namespace: ns, name: "widgets_v0", generation: 1 });
+      const bound = await mutate<{ binding: unknown }>(
+        root,
+        `mutation ($input: CreateBindingInput!) {
+        createBinding(input: $input) { binding { fqn isDefault } userErrors { code field message } } }`,
+        { input: { stream: "widgets_v0", cluster: "cluster001", namespace: ns } },
+        { "x-actor": "alice" },
+      );
+      expect(bound.binding).toEqual({ fqn: `${ns}/cluster001/widgets_v0`, isDefault: true });
+      // It lives at the leaf, written by the caller the root was sent by.
+      const atLeaf = await leaf.query<{
+        stream: { namespace: string } | null;
+        changes: { nodes: { entityType: string; actor: string }[] };
+      }>(`{ stream(name: "widgets_v0") { namespace } changes(first: 50) { nodes { entityType actor } } }`);
+      expect(atLeaf.stream).toEqual({ namespace: ns });
+      expect(atLeaf.changes.nodes.filter((c) => c.entityType === "stream")).toEqual([
+        { entityType: "stream", actor: "alice" },
+      ]);
+      expect(
+        (await root.query<{ stream: unknown }>(`{ stream(name: "widgets_v0") { name } }`)).stream,
+      ).toBeNull();
+      // Looked up by key through the root and /aws, with aliases, a fragment and variables.
+      const looked = await eventually(
+        async () => {
+          const answer = await root.query<{ s: { bindings: { status: { phase: string } }[] } }>(
+            `query ($ns: String) { s: stream(name: "widgets_v0", namespace: $ns) { ...F } }
+         fragment F on Stream { n: name namespace bindings { fqn status { phase } } }`,
+            { ns },
+          );
+          return answer.s.bindings[0]?.status.phase === "ONLINE" ? answer : undefined;
+        },
+        15_000,
+        "the binding to be realized at the leaf",
+      );
+      expect(looked).toEqual({
+        s: {
+          n: "widgets_v0",
+          namespace: ns,
+          bindings: [{ fqn: `${ns}/cluster001/widgets_v0`, status: { phase: "ONLINE" } }],
+        },
+      });
+      // The owner's own refusal comes back as it gave it.
+      const again = await root.query<{ createStream: Payload }>(
+        `mutation ($input: CreateStreamInput!) { createStream(input: $input) { userErrors { code field message } } }`,
+        { input: { name: "widgets_v0", namespace: ns } },
+      );
+      expect(again.createStream.userErrors).toEqual([
+        expect.objectContaining({ code: "ALREADY_EXISTS", field: ["input", "name"] }),
+      ]);
+    });
+
+    it("refuses a namespace that is not a path, is outside the registry's subtree or has no owner, naming it", async () => {
+      const create = (r: RegistryClient, namespace: string) =>
+        r.query<{ createStream: Payload }>(
+          `mutation ($input: CreateStreamInput!) { createStream(input: $input) { userErrors { code field message } } }`,
+          { input: { name: "nowhere_s", namespace } },
+        );
+      const field = ["input", "namespace"];
+      expect((await create(at("/"), "aws")).createStream.userErrors).toEqual([
+        expect.objectContaining({
+          code: "INVALID_INPUT",
+          field,
+          message: expect.stringContaining('must start with "/"'),
+        }),
+      ]);
+      expect((await create(at("/"), "/gcp/us-east")).createStream.userErrors).toEqual([
+        expect.objectContaining({
+          code: "NOT_FOUND",
+          field,
+          message: "no child registry owns namespace /gcp, so none owns /gcp/us-east",
+        }),
+      ]);
+      expect((await create(at("/aws"), "/mpaas/us-aus1-dc01")).createStream.userErrors).toEqual([
+        expect.objectContaining({
+          code: "INVALID_INPUT",
+          field,
+          message: expect.stringContaining("is not in this registry's subtree (/aws)"),
+        }),
+      ]);
+      const lookup = await at("/").request(`{ stream(name: "x", namespace: "/gcp") { name } }`);
+      expect(lookup.errors?.[0]).toMatchObject({ extensions: { code: "NOT_FOUND" } });
     });
 
     it("refuses a taken name, a cycle, a wrong token and a parent that is not a registry, changing nothing", async () => {
@@ -270,6 +373,14 @@ describe(
         "/aws to see its child DOWN",
       );
       expect(down.health.lastError).toMatch(/does not answer/);
+      // What is sent to it through the root fails as unavailable, naming its namespace.
+      const unavailable = await root.request(
+        `{ stream(name: "widgets_v0", namespace: "/aws/us-reg1-xyz") { name } }`,
+      );
+      expect(unavailable.errors?.[0]).toMatchObject({
+        message: expect.stringContaining("cannot be reached"),
+        extensions: { code: "CHILD_UNAVAILABLE", namespace: "/aws/us-reg1-xyz" },
+      });
       await leaf.start();
       expect((await show(leaf)).namespace).toMatchObject({
         path: "/aws/us-reg1-xyz",

@@ -64,6 +64,11 @@ export async function findChildRegistry(db: Db, registryId: string): Promise<Chi
   return db.childRegistry.findUnique({ where: { registryId }, select: SELECT });
 }
 
+/** The child that owns the namespace segment `name` below this registry. */
+export async function findChildRegistryByName(db: Db, name: string): Promise<ChildRegistry | null> {
+  return db.childRegistry.findUnique({ where: { name }, select: SELECT });
+}
+
 /**
  * Registers a child, or registers it again (a restart, a new name, URL or schema): one row per
  * registry id. `taken` when another registry has the name. A change-log entry ("child_registry",

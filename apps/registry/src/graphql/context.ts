@@ -7,6 +7,8 @@ export interface GraphQLContext {
   requestId: string;
   /** Who is asking (the `x-actor` header); recorded in the change log. */
   actor: string;
+  /** Registries this operation was forwarded through before this one (the x-registry-hops header). */
+  hops: number;
   namespace: string;
   services: Services;
   loaders: Loaders;

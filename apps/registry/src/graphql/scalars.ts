@@ -34,7 +34,8 @@ export const ConfigValueScalar = new GraphQLScalarType<ConfigValue, ConfigValue>
 
 export const DateTimeScalar = new GraphQLScalarType<Date, string>({
   name: "DateTime",
-  serialize: (value) => (value as Date).toISOString(),
+  // A Date of this registry's, or the ISO string a child registry answered with.
+  serialize: (value) => (typeof value === "string" ? value : (value as Date).toISOString()),
   parseValue: (value) => parseDate(value),
   parseLiteral: (ast) => parseDate(ast.kind === Kind.STRING ? ast.value : undefined),
 });

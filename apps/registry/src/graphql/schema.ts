@@ -5,6 +5,7 @@ import { parse, type GraphQLSchema } from "graphql";
 import type { SecretKeyRule } from "@stream-registry/core";
 import type { Resolvers } from "../generated/resolvers-types.ts";
 import { redactChangeData } from "../services/change-data.ts";
+import { passThroughRemote } from "@stream-registry/federation";
 import { guardEntities } from "./guards/entities-guard.ts";
 import { resolvers } from "./resolvers/index.ts";
 import { configMapsScalar } from "./scalars.ts";
@@ -27,5 +28,5 @@ export function buildSchema(secrets: SecretKeyRule): GraphQLSchema {
     Change: { ...resolvers.Change, data: (change) => redactChangeData(change.data, secrets) },
   };
   // The generated Resolvers type is checked against schema.graphql; Apollo's own map type is looser.
-  return guardEntities(buildSubgraphSchema({ typeDefs, resolvers: all as never }));
+  return passThroughRemote(guardEntities(buildSubgraphSchema({ typeDefs, resolvers: all as never })));
 }

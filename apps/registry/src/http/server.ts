@@ -1,3 +1,4 @@
+import { HOPS_HEADER } from "../graphql/routed.ts";
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { ApolloServer } from "@apollo/server";
@@ -11,7 +12,7 @@ export interface HttpDeps {
   /** Query text with more lexical tokens is refused before it is parsed. */
   maxTokens: number;
   logger: Logger;
-  createContext: (requestId: string, actor: string) => GraphQLContext;
+  createContext: (request: { requestId: string; actor: string; hops: number }) => GraphQLContext;
   /** Never shows error text: /readyz is anonymous. Logs under `requestId` instead. */
   readiness: (requestId: string) => Promise<Readiness>;
 }
@@ -72,7 +73,13 @@ export function createHttpServer(deps: HttpDeps): Server {
     const { ok, body } = await readJsonBody(req, res);
     if (!ok) return;
     const actor = headerValue(req, "x-actor") ?? "anonymous";
-    const context = deps.createContext(requestId, actor);
+    // Registries a forwarded operation passed through (graphql/routed.ts); anything else is 0.
+    const hops = Number.parseInt(headerValue(req, HOPS_HEADER) ?? "0", 10);
+    const context = deps.createContext({
+      requestId,
+      actor,
+      hops: Number.isSafeInteger(hops) && hops > 0 ? hops : 0,
+    });
     setOperation(() => context.requestLog.operationName ?? operationNameOf(body, req));
     await handleGraphQL(deps.apollo, req, res, body, async () => context, deps.maxTokens);
   }

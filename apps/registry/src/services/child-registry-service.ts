@@ -1,8 +1,17 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { checkName, ErrorCode, namespacePath, userError, type UserError } from "@stream-registry/core";
+import {
+  checkName,
+  checkNamespacePath,
+  ErrorCode,
+  namespacePath,
+  RegistryError,
+  userError,
+  type UserError,
+} from "@stream-registry/core";
 import { schemaGaps, type RegistryInfo } from "@stream-registry/federation";
 import {
   findChildRegistry,
+  findChildRegistryByName,
   listChildRegistries,
   registerChildRegistry,
   unregisterChildRegistry,
@@ -61,6 +70,39 @@ export class ChildRegistryService {
 
   find(registryId: string): Promise<ChildRegistry | null> {
     return UUID.test(registryId) ? findChildRegistry(this.deps.db.prisma, registryId) : Promise.resolve(null);
+  }
+
+  /**
+   * The child that owns `namespace`, or null when this registry does (none given, or its own). A
+   * namespace that is not a path, or outside this registry's subtree, or below it where no child
+   * registered, is refused naming `field`.
+   */
+  async ownerOf(
+    namespace: string | null | undefined,
+    field: string[],
+  ): Promise<(ChildRegistry & { path: string }) | null> {
+    const own = this.identity.path;
+    if (namespace === null || namespace === undefined || namespace === own) return null;
+    const invalid = checkNamespacePath(namespace, field);
+    if (invalid) throw new RegistryError(invalid.code, invalid.message, invalid.field);
+    const prefix = own === "/" ? "/" : `${own}/`;
+    if (!namespace.startsWith(prefix)) {
+      throw new RegistryError(
+        ErrorCode.INVALID_INPUT,
+        `namespace ${namespace} is not in this registry's subtree (${own}): send it to a registry above ${own}`,
+        field,
+      );
+    }
+    const name = namespace.slice(prefix.length).split("/")[0]!;
+    const child = await findChildRegistryByName(this.deps.db.prisma, name);
+    if (!child) {
+      throw new RegistryError(
+        ErrorCode.NOT_FOUND,
+        `no child registry owns namespace ${this.pathOf(name)}, so none owns ${namespace}`,
+        field,
+      );
+    }
+    return { ...child, path: this.pathOf(name) };
   }
 
   /** The namespace path of the child named `name`. */

@@ -1,5 +1,6 @@
 import type { QueryResolvers } from "../../generated/resolvers-types.ts";
 import { toConnection } from "../connection.ts";
+import { routed } from "../routed.ts";
 import { hierarchyQueries } from "./hierarchy.ts";
 import { primeStreams } from "../loaders.ts";
 import { bindingByNames, clusterConnection, streamConnection } from "./lookups.ts";
@@ -7,11 +8,11 @@ import { bindingByNames, clusterConnection, streamConnection } from "./lookups.t
 export const Query: QueryResolvers = {
   namespace: (_, __, { namespace }) => ({ path: namespace }),
   ...hierarchyQueries,
-  cluster: async (_, { name }, { loaders }) => (await loaders.clusterByName.load(name)) ?? null,
+  cluster: routed(async (_, { name }, { loaders }) => (await loaders.clusterByName.load(name)) ?? null),
   clusters: (_, { filter, first, after }, context) => clusterConnection(filter, { first, after }, context),
-  stream: async (_, { name }, { loaders }) => (await loaders.streamByName.load(name)) ?? null,
+  stream: routed(async (_, { name }, { loaders }) => (await loaders.streamByName.load(name)) ?? null),
   streams: (_, { filter, first, after }, context) => streamConnection(filter, { first, after }, context),
-  binding: (_, { stream, cluster }, context) => bindingByNames(stream, cluster, context),
+  binding: routed((_, { stream, cluster }, context) => bindingByNames(stream, cluster, context)),
   bindings: async (_, { filter, first, after }, { services, loaders }) => {
     const page = await services.catalog.bindings(filter, { first, after });
     primeStreams(
