@@ -12,6 +12,7 @@ import { queryBudgetPlugin } from "./graphql/guards/budget-plugin.ts";
 import { staticLimitRules } from "./graphql/guards/static-rules.ts";
 import { createLoaders } from "./graphql/loaders.ts";
 import { operationNamePlugin } from "./graphql/operation-name-plugin.ts";
+import { partialAnswerPlugin } from "./graphql/partial-answer-plugin.ts";
 import { buildSchema, subgraphSdl } from "./graphql/schema.ts";
 import { checkReadiness } from "./http/readiness.ts";
 import { createHttpServer } from "./http/server.ts";
@@ -124,6 +125,8 @@ export async function startRegistry(
       plugins: [
         inputTextPlugin(),
         queryBudgetPlugin(config.queryLimits),
+        // Before errorLoggingPlugin, which puts the request id on every fault it sends.
+        partialAnswerPlugin(),
         errorLoggingPlugin((error, requestId) => migrations.notice(error, requestId)),
         operationNamePlugin(),
       ],
@@ -148,6 +151,7 @@ export async function startRegistry(
         loaders: createLoaders(db.prisma),
         logger,
         requestLog: {},
+        partial: [],
       }),
       readiness: (requestId) =>
         checkReadiness(

@@ -61,6 +61,18 @@ async function declareParent(r: RegistryClient, url: string, token = TREE_TOKEN)
 }
 const DECLARE_CLUSTER = `mutation ($input: DeclareClusterInput!) {
   declareCluster(input: $input) { cluster { name } userErrors { code field message } } }`;
+const CREATE_STREAM = `mutation ($input: CreateStreamInput!) {
+  createStream(input: $input) { stream { name } userErrors { code field message } } }`;
+const STREAMS_PAGE = `query ($first: Int, $after: String, $filter: StreamFilter) {
+  streams(first: $first, after: $after, filter: $filter) {
+    totalCount pageInfo { hasNextPage endCursor } nodes { namespace name } } }`;
+interface StreamPage {
+  streams: {
+    totalCount: number;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+    nodes: { namespace: string; name: string }[];
+  };
+}
 const changeCount = async (r: RegistryClient) =>
   (await r.query<{ changes: { totalCount: number } }>(`{ changes { totalCount } }`)).changes.totalCount;
 
@@ -218,6 +230,68 @@ describe(
       expect(lookup.errors?.[0]).toMatchObject({ extensions: { code: "NOT_FOUND" } });
     });
 
+    it("lists the whole subtree at the root, live: each item once, in tree order, paged and filtered", async () => {
+      const root = at("/");
+      const made: [string, string][] = [["/aws/us-reg1-xyz", "widgets_v0"]];
+      for (const [ns, names] of [
+        ["/", ["root_s"]],
+        ["/aws", ["aws_a", "aws_b"]],
+        ["/aws/us-reg1-xyz", ["xyz_a", "xyz_b", "xyz_c"]],
+        ["/mpaas/us-aus1-dc01", ["dc01_a", "dc01_b"]],
+      ] as const) {
+        for (const name of names) {
+          await mutate(root, CREATE_STREAM, { input: { name, namespace: ns } });
+          made.push([ns, name]);
+        }
+      }
+      // Tree order: a registry's own streams by name, then each child's subtree, children by name.
+      const order = ["/", "/aws", "/aws/us-reg1-xyz", "/mpaas", "/mpaas/us-aus1-dc01"];
+      const expected = made
+        .sort(([a, x], [b, y]) => order.indexOf(a) - order.indexOf(b) || x.localeCompare(y))
+        .map(([ns, name]) => `${ns} ${name}`);
+      const seen: string[] = [];
+      let after: string | null = null;
+      let pages = 0;
+      for (;;) {
+        const page: StreamPage = await root.query<StreamPage>(STREAMS_PAGE, { first: 2, after });
+        seen.push(...page.streams.nodes.map((s) => `${s.namespace} ${s.name}`));
+        if (pages++ === 1) {
+          // Added while paging, in a namespace not reached yet: it shows, once.
+          await mutate(root, CREATE_STREAM, {
+            input: { name: "dc01_late", namespace: "/mpaas/us-aus1-dc01" },
+          });
+          expected.push("/mpaas/us-aus1-dc01 dc01_late");
+        }
+        if (!page.streams.pageInfo.hasNextPage) break;
+        after = page.streams.pageInfo.endCursor;
+      }
+      expect(seen).toEqual(expected);
+      expect(pages).toBe(Math.ceil(expected.length / 2));
+      expect((await root.query<StreamPage>(STREAMS_PAGE, { first: 0 })).streams.totalCount).toBe(
+        expected.length,
+      );
+      // Only /aws and below: the root asks /aws alone.
+      const aws = await root.query<StreamPage>(STREAMS_PAGE, { first: 50, filter: { namespace: "/aws" } });
+      expect(aws.streams.nodes.map((s) => `${s.namespace} ${s.name}`)).toEqual(
+        expected.filter((line) => line.startsWith("/aws")),
+      );
+      expect(aws.streams.totalCount).toBe(6);
+      const deep = await root.query<StreamPage>(STREAMS_PAGE, {
+        first: 50,
+        filter: { namespace: "/aws/us-reg1-xyz", nameStartsWith: "xyz_" },
+      });
+      expect(deep.streams.nodes.map((s) => s.name)).toEqual(["xyz_a", "xyz_b", "xyz_c"]);
+      // Bindings and clusters of the subtree, with their namespaces.
+      const rest = await root.query<{
+        clusters: { nodes: { namespace: string; name: string }[] };
+        bindings: { nodes: { fqn: string }[] };
+      }>(`{ clusters { nodes { namespace name } } bindings { nodes { fqn } } }`);
+      expect(rest.clusters.nodes).toEqual([{ namespace: "/aws/us-reg1-xyz", name: "cluster001" }]);
+      expect(rest.bindings.nodes).toEqual([{ fqn: "/aws/us-reg1-xyz/cluster001/widgets_v0" }]);
+      const bad = await root.request(`{ streams(after: "subtree:nonsense") { totalCount } }`);
+      expect(bad.errors?.[0]).toMatchObject({ extensions: { code: "INVALID_INPUT", field: ["after"] } });
+    });
+
     it("refuses a taken name, a cycle, a wrong token and a parent that is not a registry, changing nothing", async () => {
       const rootChanges = await changeCount(at("/"));
       // The root has a child named "aws" already.
@@ -373,6 +447,17 @@ describe(
         "/aws to see its child DOWN",
       );
       expect(down.health.lastError).toMatch(/does not answer/);
+      // A list at the root is the others' items, with an error naming the namespace left out.
+      const partial = await root.request<StreamPage>(STREAMS_PAGE, { first: 100 });
+      expect(partial.errors).toEqual([
+        expect.objectContaining({
+          path: ["streams"],
+          extensions: expect.objectContaining({ code: "CHILD_UNAVAILABLE", namespace: "/aws/us-reg1-xyz" }),
+        }),
+      ]);
+      const namespaces = new Set(partial.data?.streams.nodes.map((s) => s.namespace));
+      // (us-aus1-dc01 moved below /aws earlier.)
+      expect([...namespaces]).toEqual(["/", "/aws", "/aws/us-aus1-dc01"]);
       // What is sent to it through the root fails as unavailable, naming its namespace.
       const unavailable = await root.request(
         `{ stream(name: "widgets_v0", namespace: "/aws/us-reg1-xyz") { name } }`,

@@ -1,10 +1,13 @@
 import {
   Kind,
+  parse,
   print,
   visit,
   type DocumentNode,
+  type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLResolveInfo,
+  type OperationDefinitionNode,
   type SelectionNode,
 } from "graphql";
 
@@ -17,33 +20,109 @@ export interface ForwardedOperation {
 /**
  * The field being resolved (`info`) as an operation of its own, for a registry that owns what it
  * asks: the same field under the same response key, with its arguments and the client's whole
- * selection below it, the fragments that selection spreads and the variables it uses. The other
- * registry's answer for the response key is then the answer for this field, as is.
+ * selection below it. The other registry's answer for the response key is then the answer for
+ * this field, as is.
  */
 export function forwardedOperation(info: GraphQLResolveInfo, name: string): ForwardedOperation {
-  const fragments = usedFragments(info.fieldNodes, info.fragments);
+  return withClientContext(info, {
+    kind: Kind.OPERATION_DEFINITION,
+    operation: info.operation.operation,
+    name: { kind: Kind.NAME, value: name },
+    variableDefinitions: [],
+    directives: [],
+    selectionSet: { kind: Kind.SELECTION_SET, selections: info.fieldNodes },
+  });
+}
+
+/**
+ * A page of the connection field being resolved (`info`), as its own query for a child registry:
+ * `page: <field>(filter: $subtreeFilter, first: $subtreeFirst, after: $subtreeAfter)` with the
+ * total, whether there is more, and each edge's cursor and node, the node selected as the client
+ * selected it under `nodes` and `edges { node }` together.
+ */
+export function childPageOperation(
+  info: GraphQLResolveInfo,
+  filterType: string,
+  page: { filter: unknown; first: number; after: string | null },
+): ForwardedOperation {
+  const template = parse(`query Subtree_${info.fieldName}(
+      $subtreeFilter: ${filterType}, $subtreeFirst: Int, $subtreeAfter: String) {
+    page: ${info.fieldName}(filter: $subtreeFilter, first: $subtreeFirst, after: $subtreeAfter) {
+      totalCount pageInfo { hasNextPage } edges { cursor node { __typename } }
+    }
+  }`);
+  const nodes = nodeSelections(info.fieldNodes, info.fragments);
+  const operation = visit(template.definitions[0] as OperationDefinitionNode, {
+    Field(field) {
+      if (field.name.value !== "node" || !field.selectionSet) return undefined;
+      return {
+        ...field,
+        selectionSet: { ...field.selectionSet, selections: [...field.selectionSet.selections, ...nodes] },
+      };
+    },
+  });
+  const forwarded = withClientContext(info, operation);
+  return {
+    query: forwarded.query,
+    variables: {
+      ...forwarded.variables,
+      subtreeFilter: page.filter,
+      subtreeFirst: page.first,
+      subtreeAfter: page.after,
+    },
+  };
+}
+
+/** The selections below a connection's `nodes` and `edges { node }`, through the client's fragments. */
+function nodeSelections(
+  connections: readonly FieldNode[],
+  fragments: Record<string, FragmentDefinitionNode>,
+): SelectionNode[] {
+  const found: SelectionNode[] = [];
+  const fieldsOf = (selections: readonly SelectionNode[]): FieldNode[] =>
+    selections.flatMap((selection) => {
+      if (selection.kind === Kind.FIELD) return [selection];
+      if (selection.kind === Kind.INLINE_FRAGMENT) return fieldsOf(selection.selectionSet.selections);
+      const fragment = fragments[selection.name.value];
+      return fragment ? fieldsOf(fragment.selectionSet.selections) : [];
+    });
+  for (const connection of connections) {
+    for (const field of fieldsOf(connection.selectionSet?.selections ?? [])) {
+      if (field.name.value === "nodes") found.push(...(field.selectionSet?.selections ?? []));
+      if (field.name.value !== "edges") continue;
+      for (const edgeField of fieldsOf(field.selectionSet?.selections ?? [])) {
+        if (edgeField.name.value === "node") found.push(...(edgeField.selectionSet?.selections ?? []));
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * `operation` with what its selections take from the client's: the fragments they spread (directly
+ * or through others) and the definitions and values of the client's variables they use.
+ */
+function withClientContext(info: GraphQLResolveInfo, operation: OperationDefinitionNode): ForwardedOperation {
+  const fragments = usedFragments(operation.selectionSet.selections, info.fragments);
+  const own = new Set(
+    (operation.variableDefinitions ?? []).map((definition) => definition.variable.name.value),
+  );
   const used = new Set<string>();
-  for (const node of [...info.fieldNodes, ...fragments]) {
+  for (const node of [operation.selectionSet, ...fragments]) {
     visit(node, { Variable: (variable) => void used.add(variable.name.value) });
   }
+  const clients = (info.operation.variableDefinitions ?? []).filter(
+    (definition) => used.has(definition.variable.name.value) && !own.has(definition.variable.name.value),
+  );
   const document: DocumentNode = {
     kind: Kind.DOCUMENT,
     definitions: [
-      {
-        kind: Kind.OPERATION_DEFINITION,
-        operation: info.operation.operation,
-        name: { kind: Kind.NAME, value: name },
-        variableDefinitions: (info.operation.variableDefinitions ?? []).filter((definition) =>
-          used.has(definition.variable.name.value),
-        ),
-        directives: [],
-        selectionSet: { kind: Kind.SELECTION_SET, selections: info.fieldNodes },
-      },
+      { ...operation, variableDefinitions: [...(operation.variableDefinitions ?? []), ...clients] },
       ...fragments,
     ],
   };
   const variables = Object.fromEntries(
-    Object.entries(info.variableValues).filter(([variable]) => used.has(variable)),
+    Object.entries(info.variableValues).filter(([variable]) => used.has(variable) && !own.has(variable)),
   );
   return { query: print(document), variables };
 }

@@ -64,9 +64,20 @@ export async function findChildRegistry(db: Db, registryId: string): Promise<Chi
   return db.childRegistry.findUnique({ where: { registryId }, select: SELECT });
 }
 
-/** The child that owns the namespace segment `name` below this registry. */
-export async function findChildRegistryByName(db: Db, name: string): Promise<ChildRegistry | null> {
-  return db.childRegistry.findUnique({ where: { name }, select: SELECT });
+/** Where a child is reached: what routing and fan-out need, read in one statement. */
+export interface ChildRoute {
+  name: string;
+  url: string;
+}
+
+/** The children's routes, by name (a list of the whole subtree asks each of them). */
+export async function listChildRoutes(db: Db): Promise<ChildRoute[]> {
+  return db.childRegistry.findMany({ select: { name: true, url: true }, orderBy: { name: "asc" } });
+}
+
+/** The route of the child that owns the namespace segment `name` below this registry. */
+export async function findChildRoute(db: Db, name: string): Promise<ChildRoute | null> {
+  return db.childRegistry.findUnique({ where: { name }, select: { name: true, url: true } });
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { GraphQLFormattedError } from "graphql";
 import type { Logger } from "../logger.ts";
 import type { Services } from "../services/services.ts";
 import type { Loaders } from "./loaders.ts";
@@ -18,4 +19,9 @@ export interface GraphQLContext {
    * because Apollo Server hands resolvers a shallow copy of the context.
    */
   requestLog: { operationName?: string };
+  /**
+   * Errors of a partial answer, sent beside its data (a child registry whose items a list left
+   * out): added to the response by partialAnswerPlugin. Shared by Apollo's copies of the context.
+   */
+  partial: GraphQLFormattedError[];
 }

@@ -1,7 +1,6 @@
 import { ErrorCode, isErrorCode, RegistryError } from "@stream-registry/core";
 import {
   forwardedOperation,
-  postOperation,
   remoteValue,
   RemoteRegistryError,
   type RemoteGraphQLError,
@@ -10,8 +9,8 @@ import { GraphQLError, type GraphQLResolveInfo } from "graphql";
 import { asUserErrors } from "../services/user-errors.ts";
 import type { GraphQLContext } from "./context.ts";
 
-/** How long a child may take to answer a forwarded operation. */
-const CHILD_TIMEOUT_MS = 10_000;
+/** How long a child may take to answer a forwarded operation or a page. */
+export const CHILD_TIMEOUT_MS = 10_000;
 /** Registries an operation may pass through: a loop (a tree being rebuilt) ends here. */
 export const MAX_HOPS = 16;
 /** The header that counts the registries an operation passed through. */
@@ -57,6 +56,15 @@ interface RoutedArgs {
   input?: { namespace?: string | null } | null;
 }
 
+/** What goes with an operation to a child: who asked, the request id, and one hop more. */
+export function childHeaders(context: GraphQLContext): Record<string, string> {
+  return {
+    "x-actor": context.actor,
+    "x-request-id": context.requestId,
+    [HOPS_HEADER]: String(context.hops + 1),
+  };
+}
+
 async function forward(
   child: { url: string; path: string },
   context: GraphQLContext,
@@ -69,22 +77,20 @@ async function forward(
     );
   }
   const { query, variables } = forwardedOperation(info, `Forwarded_${info.fieldName}`);
-  const answer = await postOperation<Record<string, unknown>>(child.url, query, variables, {
-    timeoutMs: CHILD_TIMEOUT_MS,
-    headers: {
-      "x-actor": context.actor,
-      "x-request-id": context.requestId,
-      [HOPS_HEADER]: String(context.hops + 1),
-    },
-  }).catch((error: unknown) => {
-    if (!(error instanceof RemoteRegistryError)) throw error;
-    throw new RegistryError(
-      ErrorCode.CHILD_UNAVAILABLE,
-      `the child registry that owns ${child.path} cannot be reached: ${error.message}`,
-      [],
-      { namespace: child.path },
-    );
-  });
+  const answer = await context.services.children.calls
+    .post<Record<string, unknown>>(child.url, query, variables, {
+      timeoutMs: CHILD_TIMEOUT_MS,
+      headers: childHeaders(context),
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof RemoteRegistryError)) throw error;
+      throw new RegistryError(
+        ErrorCode.CHILD_UNAVAILABLE,
+        `the child registry that owns ${child.path} cannot be reached: ${error.message}`,
+        [],
+        { namespace: child.path },
+      );
+    });
   const value = answer.data?.[info.path.key as string];
   const [first] = answer.errors;
   if ((value === null || value === undefined) && first) throw childError(first, child.path);

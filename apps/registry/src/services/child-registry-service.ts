@@ -8,16 +8,18 @@ import {
   userError,
   type UserError,
 } from "@stream-registry/core";
-import { schemaGaps, type RegistryInfo } from "@stream-registry/federation";
+import { ChildCalls, schemaGaps, type RegistryInfo } from "@stream-registry/federation";
 import {
   findChildRegistry,
-  findChildRegistryByName,
+  findChildRoute,
+  listChildRoutes,
   listChildRegistries,
   registerChildRegistry,
   unregisterChildRegistry,
   writeTransaction,
   type ChildRegistration,
   type ChildRegistry,
+  type ChildRoute,
 } from "@stream-registry/store";
 import type { RegistryIdentity } from "../identity.ts";
 import { checkRegistryUrl } from "./registry-url.ts";
@@ -44,6 +46,8 @@ const MAX_VERSION_LENGTH = 100;
  */
 export class ChildRegistryService {
   private readonly token: Buffer | undefined;
+  /** Every call to a child goes through here: one circuit breaker per child. */
+  readonly calls = new ChildCalls();
 
   constructor(
     private readonly deps: Pick<ServiceDeps, "db">,
@@ -68,6 +72,11 @@ export class ChildRegistryService {
     return listChildRegistries(this.deps.db.prisma);
   }
 
+  /** Where each child is reached, by name. */
+  routes(): Promise<ChildRoute[]> {
+    return listChildRoutes(this.deps.db.prisma);
+  }
+
   find(registryId: string): Promise<ChildRegistry | null> {
     return UUID.test(registryId) ? findChildRegistry(this.deps.db.prisma, registryId) : Promise.resolve(null);
   }
@@ -80,7 +89,7 @@ export class ChildRegistryService {
   async ownerOf(
     namespace: string | null | undefined,
     field: string[],
-  ): Promise<(ChildRegistry & { path: string }) | null> {
+  ): Promise<(ChildRoute & { path: string }) | null> {
     const own = this.identity.path;
     if (namespace === null || namespace === undefined || namespace === own) return null;
     const invalid = checkNamespacePath(namespace, field);
@@ -94,7 +103,7 @@ export class ChildRegistryService {
       );
     }
     const name = namespace.slice(prefix.length).split("/")[0]!;
-    const child = await findChildRegistryByName(this.deps.db.prisma, name);
+    const child = await findChildRoute(this.deps.db.prisma, name);
     if (!child) {
       throw new RegistryError(
         ErrorCode.NOT_FOUND,

@@ -1,0 +1,229 @@
+import { checkNamespacePath, checkPageSize, ErrorCode, RegistryError } from "@stream-registry/core";
+import {
+  childPageOperation,
+  decodeSubtreeCursor,
+  encodeSubtreeCursor,
+  remoteValue,
+  RemoteRegistryError,
+  type SubtreePosition,
+} from "@stream-registry/federation";
+import { getNamedType, isObjectType, Kind, type GraphQLOutputType, type GraphQLResolveInfo } from "graphql";
+import type { ConnectionModel } from "./connection.ts";
+import type { GraphQLContext } from "./context.ts";
+import { CHILD_TIMEOUT_MS, childHeaders, MAX_HOPS } from "./routed.ts";
+
+/** A list field's arguments, its filter with the namespace whose subtree to list. */
+export interface SubtreeArgs<F> {
+  filter?: (F & { namespace?: string | null }) | null;
+  first?: number | null;
+  after?: string | null;
+}
+
+/** One source of a subtree's items: this registry ("") or a child, in tree order. */
+interface Source {
+  key: string;
+  path: string;
+  url?: string;
+}
+
+interface SourcePage {
+  items: { node: unknown; cursor: string }[];
+  hasNextPage: boolean;
+  totalCount: () => Promise<number>;
+}
+
+/**
+ * A list field (streams, clusters, bindings) over this registry's whole subtree, as a live query:
+ * its own items first, then each child's subtree (children by name, each asked concurrently, with
+ * the client's filter and node selection), so the order is stable and each namespace's items stay
+ * together. A cursor holds the source it is in and that source's own cursor: paging returns every
+ * item once, also while items are added. `filter.namespace` keeps the items of that namespace and
+ * those below it, and asks only the children that can have them. A child that cannot be reached
+ * leaves its items out and adds a CHILD_UNAVAILABLE error naming its namespace.
+ */
+export async function subtreeConnection<F extends object, T>(
+  info: GraphQLResolveInfo,
+  context: GraphQLContext,
+  args: SubtreeArgs<F>,
+  filterType: string,
+  own: (filter: F | null, page: { first: number; after: string | null }) => Promise<ConnectionModel<T>>,
+): Promise<ConnectionModel<T>> {
+  const first = checkPageSize(args.first);
+  const { namespace, ...rest } = args.filter ?? {};
+  const ownFilter = args.filter ? (rest as F) : null;
+  if (namespace !== null && namespace !== undefined) {
+    const invalid = checkNamespacePath(namespace, ["filter", "namespace"]);
+    if (invalid) throw new RegistryError(invalid.code, invalid.message, invalid.field);
+  }
+  const position = decodePosition(args.after);
+  // An operation that went round a loop of registries lists this registry's own items alone.
+  const children = context.hops >= MAX_HOPS ? [] : await context.services.children.routes();
+  const sources: Source[] = [
+    { key: "", path: context.namespace },
+    ...children.map((child) => ({
+      key: child.name,
+      path: context.services.children.pathOf(child.name),
+      url: child.url,
+    })),
+  ].filter((source) => canMatch(source, namespace ?? undefined, context.namespace));
+  // A registry without children lists as it always has, with its own cursors.
+  if (sources.length === 1 && sources[0]!.key === "" && !position) {
+    return own(ownFilter, { first, after: args.after ?? null });
+  }
+  const start = position ? sources.findIndex((source) => source.key >= position.source) : 0;
+  const nodeType = connectionNodeType(info.returnType);
+  const pages = await Promise.all(
+    sources.map((source, index) => {
+      // Before the cursor's source: its total only; at it: after its cursor; after it: from the start.
+      const page = {
+        first: start === -1 || index < start ? 0 : first,
+        after: position && index === start && source.key === position.source ? position.cursor : null,
+      };
+      if (page.first === 0 && !selectsTotal(info)) return Promise.resolve(empty());
+      return source.url
+        ? childPage(source, info, context, filterType, { filter: args.filter ?? null, ...page }, nodeType)
+        : own(ownFilter, page).then(ownPage);
+    }),
+  );
+  // A child's nodes stand for T: passThroughRemote resolves their fields as the child gave them.
+  const items: { node: T; cursor: string }[] = [];
+  let hasNextPage = false;
+  for (const [index, page] of pages.entries()) {
+    if (start === -1 || index < start) continue;
+    for (const item of page.items) {
+      if (items.length === first) {
+        hasNextPage = true;
+        break;
+      }
+      items.push({
+        node: item.node as T,
+        cursor: encodeSubtreeCursor({ source: sources[index]!.key, cursor: item.cursor }),
+      });
+    }
+    if (
+      hasNextPage ||
+      (items.length === first && (page.hasNextPage || pages.slice(index + 1).some(hasItems)))
+    ) {
+      hasNextPage = true;
+      break;
+    }
+  }
+  return {
+    edges: items,
+    nodes: items.map((item) => item.node),
+    pageInfo: {
+      hasNextPage,
+      hasPreviousPage: position !== undefined,
+      startCursor: items[0]?.cursor ?? null,
+      endCursor: items.at(-1)?.cursor ?? null,
+    },
+    totalCount: async () =>
+      (await Promise.all(pages.map((page) => page.totalCount()))).reduce((a, b) => a + b, 0),
+  };
+}
+
+function decodePosition(after: string | null | undefined): SubtreePosition | undefined {
+  if (!after) return undefined;
+  try {
+    return decodeSubtreeCursor(after) ?? { source: "", cursor: after };
+  } catch {
+    throw new RegistryError(ErrorCode.INVALID_INPUT, "after is not a cursor of this list", ["after"]);
+  }
+}
+
+/** Whether `source`'s subtree can hold items of `namespace`'s subtree (none: everything). */
+function canMatch(source: Source, namespace: string | undefined, ownPath: string): boolean {
+  if (namespace === undefined) return true;
+  const within = (path: string, root: string) =>
+    path === root || path.startsWith(root === "/" ? "/" : `${root}/`);
+  // This registry's own items are of its path alone; a child's are of its whole subtree.
+  if (source.key === "") return within(ownPath, namespace);
+  return within(source.path, namespace) || within(namespace, source.path);
+}
+
+function ownPage<T>(connection: ConnectionModel<T>): SourcePage {
+  return {
+    items: connection.edges,
+    hasNextPage: connection.pageInfo.hasNextPage,
+    totalCount: connection.totalCount,
+  };
+}
+
+function empty(): SourcePage {
+  return { items: [], hasNextPage: false, totalCount: async () => 0 };
+}
+
+function hasItems(page: SourcePage): boolean {
+  return page.items.length > 0 || page.hasNextPage;
+}
+
+interface ChildPageAnswer {
+  page: {
+    totalCount: number;
+    pageInfo: { hasNextPage: boolean };
+    edges: { cursor: string; node: unknown }[];
+  } | null;
+}
+
+async function childPage(
+  source: Source,
+  info: GraphQLResolveInfo,
+  context: GraphQLContext,
+  filterType: string,
+  page: { filter: unknown; first: number; after: string | null },
+  nodeType: GraphQLOutputType,
+): Promise<SourcePage> {
+  const { query, variables } = childPageOperation(info, filterType, page);
+  const leftOut = (why: string): SourcePage => {
+    context.partial.push({
+      message: `the child registry that owns ${source.path} cannot be reached, and its items are left out: ${why}`,
+      path: pathOf(info),
+      extensions: { code: ErrorCode.CHILD_UNAVAILABLE, namespace: source.path },
+    });
+    return empty();
+  };
+  const answer = await context.services.children.calls
+    .post<ChildPageAnswer>(source.url!, query, variables, {
+      timeoutMs: CHILD_TIMEOUT_MS,
+      headers: childHeaders(context),
+    })
+    .catch((error: unknown) => {
+      if (error instanceof RemoteRegistryError) return error;
+      throw error;
+    });
+  if (answer instanceof RemoteRegistryError) return leftOut(answer.message);
+  const got = answer.data?.page;
+  if (!got) return leftOut(answer.errors[0]?.message ?? "it answered without the page");
+  // The child's own partial answer (a grandchild it left out): its errors come along.
+  for (const error of answer.errors) {
+    context.partial.push({ message: error.message, path: pathOf(info), extensions: error.extensions ?? {} });
+  }
+  return {
+    items: got.edges.map((edge) => ({ node: remoteValue(edge.node, nodeType), cursor: edge.cursor })),
+    hasNextPage: got.pageInfo.hasNextPage,
+    totalCount: async () => got.totalCount,
+  };
+}
+
+/** The node type of a connection type (StreamConnection!: Stream). */
+function connectionNodeType(type: GraphQLOutputType): GraphQLOutputType {
+  const connection = getNamedType(type);
+  const nodes = isObjectType(connection) ? connection.getFields().nodes : undefined;
+  if (!nodes) throw new Error(`${connection.name} is not a connection`);
+  return getNamedType(nodes.type);
+}
+
+/** Whether the client selected totalCount (a fragment may hold it: then assume so). */
+function selectsTotal(info: GraphQLResolveInfo): boolean {
+  return info.fieldNodes.some((node) =>
+    (node.selectionSet?.selections ?? []).some(
+      (selection) => selection.kind !== Kind.FIELD || selection.name.value === "totalCount",
+    ),
+  );
+}
+
+function pathOf(info: GraphQLResolveInfo): (string | number)[] {
+  const keys: (string | number)[] = [];
+  for (let at: GraphQLResolveInfo["path"] | undefined = info.path; at; at = at.prev) keys.unshift(at.key);
+  return keys;
+}
