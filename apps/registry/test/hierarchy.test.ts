@@ -292,6 +292,54 @@ describe(
       expect(bad.errors?.[0]).toMatchObject({ extensions: { code: "INVALID_INPUT", field: ["after"] } });
     });
 
+    it("resolves entity keys at the root by their owners, one _entities request per child", async () => {
+      const forwardedTo = (path: string) =>
+        at(path)
+          .logs()
+          .filter((line) => line.includes('"operationName":"Forwarded_entities"')).length;
+      const before = [forwardedTo("/aws"), forwardedTo("/aws/us-reg1-xyz"), forwardedTo("/mpaas")];
+      const { _entities } = await at("/").query<{ _entities: unknown[] }>(
+        `query ($representations: [_Any!]!) {
+          _entities(representations: $representations) {
+            __typename
+            ... on Stream { namespace name }
+            ... on Binding { fqn isDefault }
+            ... on Cluster { namespace name }
+            ... on Namespace { path }
+          }
+        }`,
+        {
+          representations: [
+            { __typename: "Stream", namespace: "/aws/us-reg1-xyz", name: "widgets_v0" },
+            { __typename: "Stream", namespace: "/", name: "root_s" },
+            { __typename: "Binding", fqn: "/aws/us-reg1-xyz/cluster001/widgets_v0" },
+            { __typename: "Cluster", namespace: "/mpaas", name: "no_such_cluster" },
+            { __typename: "Namespace", path: "/aws" },
+            { __typename: "Stream", namespace: "/gcp", name: "x" },
+            { __typename: "Cluster", namespace: "/aws/us-reg1-xyz", name: "cluster001" },
+          ],
+        },
+      );
+      expect(_entities).toEqual([
+        { __typename: "Stream", namespace: "/aws/us-reg1-xyz", name: "widgets_v0" },
+        { __typename: "Stream", namespace: "/", name: "root_s" },
+        { __typename: "Binding", fqn: "/aws/us-reg1-xyz/cluster001/widgets_v0", isDefault: true },
+        null,
+        { __typename: "Namespace", path: "/aws" },
+        null,
+        { __typename: "Cluster", namespace: "/aws/us-reg1-xyz", name: "cluster001" },
+      ]);
+      // /aws got its four in one request, and passed the leaf's three on in one; /mpaas its one.
+      await eventually(
+        async () => {
+          const after = [forwardedTo("/aws"), forwardedTo("/aws/us-reg1-xyz"), forwardedTo("/mpaas")];
+          return after.every((count, i) => count === before[i]! + 1) ? true : undefined;
+        },
+        5_000,
+        "the request log lines",
+      );
+    });
+
     it("refuses a taken name, a cycle, a wrong token and a parent that is not a registry, changing nothing", async () => {
       const rootChanges = await changeCount(at("/"));
       // The root has a child named "aws" already.

@@ -35,6 +35,44 @@ export function forwardedOperation(info: GraphQLResolveInfo, name: string): Forw
 }
 
 /**
+ * The `_entities` field being resolved (`info`) for the representations a child registry owns:
+ * the client's selection, with `__typename` (the union's members are told apart by it), and the
+ * representations given as `$subtreeRepresentations`.
+ */
+export function forwardedEntities(info: GraphQLResolveInfo, representations: unknown[]): ForwardedOperation {
+  const variable = {
+    kind: Kind.VARIABLE,
+    name: { kind: Kind.NAME, value: "subtreeRepresentations" },
+  } as const;
+  const fields = info.fieldNodes.map((field) => ({
+    ...field,
+    arguments: [
+      ...(field.arguments ?? []).filter((argument) => argument.name.value !== "representations"),
+      { kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: "representations" }, value: variable },
+    ],
+    selectionSet: {
+      kind: Kind.SELECTION_SET,
+      selections: [
+        { kind: Kind.FIELD, name: { kind: Kind.NAME, value: "__typename" } },
+        ...(field.selectionSet?.selections ?? []),
+      ],
+    },
+  })) as FieldNode[];
+  const [definition] = parse(`query Q($subtreeRepresentations: [_Any!]!) { __typename }`).definitions as [
+    OperationDefinitionNode,
+  ];
+  const forwarded = withClientContext(info, {
+    ...definition,
+    name: { kind: Kind.NAME, value: "Forwarded_entities" },
+    selectionSet: { kind: Kind.SELECTION_SET, selections: fields },
+  });
+  return {
+    query: forwarded.query,
+    variables: { ...forwarded.variables, subtreeRepresentations: representations },
+  };
+}
+
+/**
  * A page of the connection field being resolved (`info`), as its own query for a child registry:
  * `page: <field>(filter: $subtreeFilter, first: $subtreeFirst, after: $subtreeAfter)` with the
  * total, whether there is more, and each edge's cursor and node, the node selected as the client

@@ -27,7 +27,10 @@ function isRemote(value: unknown): value is RemoteObject {
 export function remoteValue(value: unknown, type: GraphQLOutputType): unknown {
   if (value === null || value === undefined || isLeafType(getNamedType(type))) return value;
   if (Array.isArray(value)) return value.map((item) => remoteValue(item, type));
-  return { [REMOTE]: value as Record<string, unknown> } satisfies RemoteObject;
+  const answer = value as Record<string, unknown>;
+  // A member of a union (an `_entities` answer) is told apart by its __typename, read by graphql.
+  const typename = typeof answer.__typename === "string" ? { __typename: answer.__typename } : {};
+  return { [REMOTE]: answer, ...typename } satisfies RemoteObject;
 }
 
 /**

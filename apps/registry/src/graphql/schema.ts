@@ -7,6 +7,7 @@ import type { Resolvers } from "../generated/resolvers-types.ts";
 import { redactChangeData } from "../services/change-data.ts";
 import { passThroughRemote } from "@stream-registry/federation";
 import { guardEntities } from "./guards/entities-guard.ts";
+import { routeEntities } from "./routed-entities.ts";
 import { resolvers } from "./resolvers/index.ts";
 import { configMapsScalar } from "./scalars.ts";
 
@@ -28,5 +29,8 @@ export function buildSchema(secrets: SecretKeyRule): GraphQLSchema {
     Change: { ...resolvers.Change, data: (change) => redactChangeData(change.data, secrets) },
   };
   // The generated Resolvers type is checked against schema.graphql; Apollo's own map type is looser.
-  return passThroughRemote(guardEntities(buildSubgraphSchema({ typeDefs, resolvers: all as never })));
+  // Representations are checked (guardEntities) before they are routed to their owners.
+  return passThroughRemote(
+    guardEntities(routeEntities(buildSubgraphSchema({ typeDefs, resolvers: all as never }))),
+  );
 }

@@ -94,15 +94,14 @@ export class ChildRegistryService {
     if (namespace === null || namespace === undefined || namespace === own) return null;
     const invalid = checkNamespacePath(namespace, field);
     if (invalid) throw new RegistryError(invalid.code, invalid.message, invalid.field);
-    const prefix = own === "/" ? "/" : `${own}/`;
-    if (!namespace.startsWith(prefix)) {
+    const name = this.childNameFor(namespace);
+    if (name === null) {
       throw new RegistryError(
         ErrorCode.INVALID_INPUT,
         `namespace ${namespace} is not in this registry's subtree (${own}): send it to a registry above ${own}`,
         field,
       );
     }
-    const name = namespace.slice(prefix.length).split("/")[0]!;
     const child = await findChildRoute(this.deps.db.prisma, name);
     if (!child) {
       throw new RegistryError(
@@ -112,6 +111,17 @@ export class ChildRegistryService {
       );
     }
     return { ...child, path: this.pathOf(name) };
+  }
+
+  /**
+   * The name of the child whose subtree `namespace` is in, whether or not such a child registered;
+   * null for this registry's own namespace, one outside its subtree, or none.
+   */
+  childNameFor(namespace: string | undefined): string | null {
+    const own = this.identity.path;
+    const prefix = own === "/" ? "/" : `${own}/`;
+    if (!namespace?.startsWith(prefix) || namespace === own) return null;
+    return namespace.slice(prefix.length).split("/")[0] || null;
   }
 
   /** The namespace path of the child named `name`. */
