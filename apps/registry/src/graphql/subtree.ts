@@ -58,6 +58,8 @@ export async function subtreeConnection<F extends object, T>(
   const position = decodePosition(args.after);
   // An operation that went round a loop of registries lists this registry's own items alone.
   const children = context.hops >= MAX_HOPS ? [] : await context.services.children.routes();
+  // By code point, as cursors compare sources below, whatever the database's collation.
+  children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const sources: Source[] = [
     { key: "", path: context.namespace },
     ...children.map((child) => ({
