@@ -1,3 +1,4 @@
+import { checkNamespacePath } from "@stream-registry/core";
 import { Command, CommanderError, Option } from "commander";
 import { applyFiles } from "./commands/apply.ts";
 import { runInline } from "./commands/inline.ts";
@@ -12,6 +13,7 @@ import { createSrctl, DEFAULT_REGISTRY, DEFAULT_WAIT_TIMEOUT_MS } from "./srctl.
 
 interface GlobalOptions {
   registry?: string;
+  namespace?: string;
   execute?: string;
   output: OutputFormat;
   wait?: boolean;
@@ -25,6 +27,7 @@ Examples:
   srctl --registry http://localhost:4000/graphql            open a REPL
   srctl apply -f streams.sql --wait                         run a file, wait until bindings are ONLINE
   srctl -e 'SHOW NAMESPACE;' --output json                  run statements given inline
+  srctl -n /aws/us-reg1-xyz -e 'SHOW STREAMS;'              the streams of /aws/us-reg1-xyz and below it
 
 Statements (the seed's DDL; all of them in docs/ddl.md):
   DECLARE CLUSTER "c" [WITH PROVIDER "kafka"] [WITH CONFIG {...}]
@@ -35,6 +38,7 @@ Statements (the seed's DDL; all of them in docs/ddl.md):
 
 Environment:
   SRCTL_REGISTRY  default for --registry (else ${DEFAULT_REGISTRY})
+  SRCTL_NAMESPACE default for --namespace (else the registry's own; lists: its whole subtree)
   SRCTL_ACTOR     default for --actor
   SRCTL_HISTORY   REPL history file (default ~/.srctl_history; empty: no history)
 
@@ -49,6 +53,10 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   const program = new Command("srctl")
     .description("The Stream Registry's DDL: a REPL, `apply -f` for scripts, `-e` for one-liners.")
     .option("-r, --registry <url>", "the registry's GraphQL endpoint")
+    .option(
+      "-n, --namespace <path>",
+      "the absolute namespace statements apply to (/aws/us-reg1-xyz); lists show it and below",
+    )
     .option("-e, --execute <statements>", "run these statements and exit")
     .addOption(
       new Option("-o, --output <format>", "how results are printed")
@@ -129,9 +137,15 @@ async function withSession(
         `--registry must be an http(s) URL such as ${DEFAULT_REGISTRY}, got "${registry}"`,
       );
     }
+    const namespace = options.namespace ?? (io.env.SRCTL_NAMESPACE || undefined);
+    if (namespace !== undefined) checkNamespaceOption(namespace);
     const timeoutMs = options.timeout ? parseDuration(options.timeout, "--timeout") : DEFAULT_WAIT_TIMEOUT_MS;
     const actor = options.actor ?? io.env.SRCTL_ACTOR;
-    const srctl = createSrctl({ registry, ...(actor ? { headers: { "x-actor": actor } } : {}) });
+    const srctl = createSrctl({
+      registry,
+      ...(namespace ? { namespace } : {}),
+      ...(actor ? { headers: { "x-actor": actor } } : {}),
+    });
     const wait = options.wait ? { timeoutMs, progress: (line: string) => io.stderr(`${line}\n`) } : false;
     return await body({
       srctl,
@@ -144,5 +158,13 @@ async function withSession(
     const error = asSrctlError(thrown);
     printer.failure(error);
     return error.exitCode;
+  }
+}
+
+/** A namespace is absolute ("/aws/us-reg1-xyz"), as the registry's paths are; refused before any request. */
+function checkNamespaceOption(namespace: string): void {
+  const invalid = checkNamespacePath(namespace, ["namespace"]);
+  if (invalid) {
+    throw new UsageError(`--namespace: ${invalid.message} (an absolute path, e.g. /aws/us-reg1-xyz)`);
   }
 }

@@ -21,6 +21,12 @@ export interface SrctlOptions {
   headers?: Record<string, string>;
   /** How long one request may take; default 30 s. */
   requestTimeoutMs?: number;
+  /**
+   * The absolute namespace statements apply to, e.g. "/aws/us-reg1-xyz": the registry forwards
+   * mutations and look-ups to the child registry that owns it, and lists only it and those below
+   * it. Default: the registry's own namespace for mutations and look-ups, its whole subtree for lists.
+   */
+  namespace?: string;
 }
 
 export interface RunOptions {
@@ -51,11 +57,13 @@ export interface RunReport {
 /** srctl as a library: parse DDL text and carry it out against one registry. */
 export class Srctl {
   readonly registry: string;
+  readonly namespace: string | undefined;
   readonly #client: GraphQLClient;
   readonly #capabilities: Capabilities;
 
   constructor(options: SrctlOptions) {
     this.registry = options.registry;
+    this.namespace = options.namespace;
     this.#client = new GraphQLClient({
       url: options.registry,
       ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -97,6 +105,7 @@ export class Srctl {
       baseDir:
         options.baseDir ?? (options.fileName ? path.dirname(path.resolve(options.fileName)) : process.cwd()),
       wait: waitOptions(options.wait, options.signal),
+      namespace: this.namespace,
     };
     const results: StatementResult[] = [];
     for (const statement of statements) {

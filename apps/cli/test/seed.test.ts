@@ -87,8 +87,8 @@ describe("the seed's walkthrough through bin/srctl.js", () => {
         type: "table",
         columns: ["stream", "cluster", "default"],
         rows: [
-          { stream: "widgets_v0", cluster: "cluster001", default: true, phase: "ONLINE" },
-          { stream: "widgets_v0", cluster: "cluster002", default: false, phase: "ONLINE" },
+          { namespace: "/", stream: "widgets_v0", cluster: "cluster001", default: true, phase: "ONLINE" },
+          { namespace: "/", stream: "widgets_v0", cluster: "cluster002", default: false, phase: "ONLINE" },
         ],
       },
       warnings: [],

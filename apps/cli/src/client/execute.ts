@@ -28,6 +28,8 @@ export interface Warning {
 export interface Answer<T> {
   /** The root field's value. */
   value: T;
+  /** Every root field the operation read, e.g. an aliased `namespace { path }` beside a list. */
+  data: Record<string, unknown>;
   warnings: Warning[];
 }
 
@@ -62,7 +64,7 @@ export async function execute<T>(connection: Connection, operation: Operation): 
   }
   const userErrors = (value as { userErrors?: UserErrorData[] } | null)?.userErrors;
   if (userErrors?.length) throw new UserErrorsError(userErrors);
-  return { value: value as T, warnings: errors.map(toWarning) };
+  return { value: value as T, data: response.data ?? {}, warnings: errors.map(toWarning) };
 }
 
 function namesMissingField(error: GraphQLErrorData, operation: Operation): boolean {

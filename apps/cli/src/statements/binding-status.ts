@@ -2,6 +2,7 @@ import { execute } from "../client/execute.ts";
 import type { Probe } from "../wait.ts";
 import { waitUntil } from "../wait.ts";
 import { STATUS, type StatementContext } from "./context.ts";
+import { namespaceInput } from "./namespaced.ts";
 
 export interface StatusData {
   phase: "PENDING" | "ONLINE" | "FAILED" | "DELETING";
@@ -20,8 +21,8 @@ export interface BindingData {
 
 export const BINDING_FIELDS = `fqn isDefault stream { name } cluster { name } ${STATUS}`;
 
-const BINDING = `query SrctlBinding($stream: String!, $cluster: String!) {
-  binding(stream: $stream, cluster: $cluster) { ${BINDING_FIELDS} }
+const BINDING = `query SrctlBinding($stream: String!, $cluster: String!, $namespace: String) {
+  binding(stream: $stream, cluster: $cluster, namespace: $namespace) { ${BINDING_FIELDS} }
 }`;
 
 export function describeBinding(stream: string, cluster: string): string {
@@ -49,7 +50,7 @@ export async function fetchBinding(
     root: "Query",
     field: "binding",
     query: BINDING,
-    variables: { stream, cluster },
+    variables: { stream, cluster, ...namespaceInput(context) },
   });
   return answer.value;
 }

@@ -2,9 +2,17 @@ import type { StatementOf } from "@stream-registry/ddl";
 import { waitForBinding } from "./binding-status.ts";
 import { runMutation } from "./mutation.ts";
 import { outcome, type Outcome, type StatementContext } from "./context.ts";
+import {
+  namespaceFilter,
+  namespaceInput,
+  OWN_NAMESPACE,
+  ownNamespace,
+  withNamespaceColumn,
+} from "./namespaced.ts";
 import { fetchAll, PAGE_INFO } from "./pages.ts";
 
 interface ClusterData {
+  namespace: string;
   name: string;
   provider: string;
   generation: number;
@@ -19,8 +27,8 @@ export async function declareCluster(
     context,
     "DECLARE CLUSTER",
     "declareCluster",
-    { name: s.cluster, provider: s.provider, config: s.config },
-    `created cluster { name provider generation bindings { stream { name } status { phase } } }`,
+    { ...namespaceInput(context), name: s.cluster, provider: s.provider, config: s.config },
+    `created cluster { namespace name provider generation bindings { stream { name } status { phase } } }`,
   );
   const { created, cluster } = answer.value;
   // A changed cluster config re-realizes the bindings on it (they turn PENDING); an unchanged one does not.
@@ -32,6 +40,7 @@ export async function declareCluster(
     message: `cluster ${cluster.name} (${cluster.provider}): ${created ? "created" : "updated"}`,
     object: {
       kind: "cluster",
+      namespace: cluster.namespace,
       name: cluster.name,
       provider: cluster.provider,
       created,
@@ -44,24 +53,28 @@ export async function showClusters(
   _s: StatementOf<"showClusters">,
   context: StatementContext,
 ): Promise<Outcome> {
-  const { nodes, warnings } = await fetchAll<ClusterData>(context, {
+  const { nodes, warnings, data } = await fetchAll<ClusterData>(context, {
     statement: "SHOW CLUSTERS",
     root: "Query",
     field: "clusters",
-    query: `query SrctlShowClusters($first: Int, $after: String) {
-      clusters(first: $first, after: $after) {
-        nodes { name provider bindings { stream { name } status { phase } } } ${PAGE_INFO} } }`,
+    query: `query SrctlShowClusters($filter: ClusterFilter, $first: Int, $after: String) { ${OWN_NAMESPACE}
+      clusters(filter: $filter, first: $first, after: $after) {
+        nodes { namespace name provider bindings { stream { name } status { phase } } } ${PAGE_INFO} } }`,
+    variables: { filter: namespaceFilter(context) },
   });
+  const rows = nodes.map((c) => ({
+    namespace: c.namespace,
+    cluster: c.name,
+    provider: c.provider,
+    bindings: c.bindings.length,
+  }));
+  const columns = [
+    { key: "cluster", header: "cluster" },
+    { key: "provider", header: "provider" },
+    { key: "bindings", header: "bindings", align: "right" as const },
+  ];
   return outcome(
-    {
-      type: "table",
-      columns: [
-        { key: "cluster", header: "cluster" },
-        { key: "provider", header: "provider" },
-        { key: "bindings", header: "bindings", align: "right" },
-      ],
-      rows: nodes.map((c) => ({ cluster: c.name, provider: c.provider, bindings: c.bindings.length })),
-    },
+    { type: "table", columns: withNamespaceColumn(columns, rows, ownNamespace(data)), rows },
     warnings,
   );
 }

@@ -19,6 +19,8 @@ export interface StatementContext extends Connection {
   wait: WaitOptions | undefined;
   /** Directory FILE paths are resolved against (the script's directory). */
   baseDir: string;
+  /** `--namespace`: the absolute namespace statements apply to; undefined for the registry's own. */
+  namespace: string | undefined;
 }
 
 export interface Outcome {

@@ -9,22 +9,32 @@ interface Page<T> {
 export const PAGE_INFO = "pageInfo { hasNextPage endCursor }";
 const PAGE_SIZE = 100;
 
+export interface AllPages<T> {
+  nodes: T[];
+  /** One per namespace that did not answer, however many pages named it. */
+  warnings: Warning[];
+  /** The first page's root fields, e.g. the registry's own namespace read beside the list. */
+  data: Record<string, unknown>;
+}
+
 /** Reads every page of a connection; the operation takes `$first` and `$after` variables. */
-export async function fetchAll<T>(
-  context: StatementContext,
-  operation: Operation,
-): Promise<{ nodes: T[]; warnings: Warning[] }> {
+export async function fetchAll<T>(context: StatementContext, operation: Operation): Promise<AllPages<T>> {
   const nodes: T[] = [];
-  const warnings: Warning[] = [];
+  const warnings = new Map<string, Warning>();
+  let data: Record<string, unknown> | undefined;
   let after: string | null = null;
   for (;;) {
     const answer: Answer<Page<T>> = await execute<Page<T>>(context, {
       ...operation,
       variables: { ...operation.variables, first: PAGE_SIZE, after },
     });
+    data ??= answer.data;
     nodes.push(...answer.value.nodes);
-    warnings.push(...answer.warnings);
-    if (!answer.value.pageInfo.hasNextPage || !answer.value.pageInfo.endCursor) return { nodes, warnings };
+    // A child that is down is left out of every page: say so once.
+    for (const w of answer.warnings) warnings.set(`${w.code} ${w.namespace ?? w.message}`, w);
+    if (!answer.value.pageInfo.hasNextPage || !answer.value.pageInfo.endCursor) {
+      return { nodes, warnings: [...warnings.values()], data };
+    }
     after = answer.value.pageInfo.endCursor;
   }
 }

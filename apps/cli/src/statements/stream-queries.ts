@@ -2,9 +2,18 @@ import type { StatementOf } from "@stream-registry/ddl";
 import { execute } from "../client/execute.ts";
 import { NotFoundError } from "../errors.ts";
 import { outcome, type Outcome, type StatementContext } from "./context.ts";
+import {
+  inNamespace,
+  namespaceFilter,
+  namespaceInput,
+  OWN_NAMESPACE,
+  ownNamespace,
+  withNamespaceColumn,
+} from "./namespaced.ts";
 import { fetchAll, PAGE_INFO } from "./pages.ts";
 
 interface ListedStream {
+  namespace: string;
   name: string;
   bindings: { cluster: { name: string } }[];
   defaultBinding: { cluster: { name: string } } | null;
@@ -16,32 +25,31 @@ export async function showStreams(
 ): Promise<Outcome> {
   // The registry filters by prefix; the full LIKE pattern is applied here.
   const prefix = s.like === undefined ? undefined : /^[^%_]*/.exec(s.like)?.[0];
-  const { nodes, warnings } = await fetchAll<ListedStream>(context, {
+  const { nodes, warnings, data } = await fetchAll<ListedStream>(context, {
     statement: "SHOW STREAMS",
     root: "Query",
     field: "streams",
-    query: `query SrctlShowStreams($filter: StreamFilter, $first: Int, $after: String) {
+    query: `query SrctlShowStreams($filter: StreamFilter, $first: Int, $after: String) { ${OWN_NAMESPACE}
       streams(filter: $filter, first: $first, after: $after) {
-        nodes { name bindings { cluster { name } } defaultBinding { cluster { name } } } ${PAGE_INFO} } }`,
-    variables: { filter: prefix ? { nameStartsWith: prefix } : null },
+        nodes { namespace name bindings { cluster { name } } defaultBinding { cluster { name } } } ${PAGE_INFO} } }`,
+    variables: { filter: namespaceFilter(context, prefix ? { nameStartsWith: prefix } : {}) },
   });
   const matches = s.like === undefined ? () => true : likeMatcher(s.like);
+  const rows = nodes
+    .filter((stream) => matches(stream.name))
+    .map((stream) => ({
+      namespace: stream.namespace,
+      stream: stream.name,
+      bindings: stream.bindings.length,
+      defaultCluster: stream.defaultBinding?.cluster.name ?? null,
+    }));
+  const columns = [
+    { key: "stream", header: "stream" },
+    { key: "bindings", header: "bindings", align: "right" as const },
+    { key: "defaultCluster", header: "default cluster" },
+  ];
   return outcome(
-    {
-      type: "table",
-      columns: [
-        { key: "stream", header: "stream" },
-        { key: "bindings", header: "bindings", align: "right" },
-        { key: "defaultCluster", header: "default cluster" },
-      ],
-      rows: nodes
-        .filter((stream) => matches(stream.name))
-        .map((stream) => ({
-          stream: stream.name,
-          bindings: stream.bindings.length,
-          defaultCluster: stream.defaultBinding?.cluster.name ?? null,
-        })),
-    },
+    { type: "table", columns: withNamespaceColumn(columns, rows, ownNamespace(data)), rows },
     warnings,
   );
 }
@@ -70,12 +78,12 @@ export async function describeStream(
     statement: "DESCRIBE STREAM",
     root: "Query",
     field: "stream",
-    query: `query SrctlDescribeStream($name: String!) {
-      stream(name: $name) { name config producerConfig consumerConfig } }`,
-    variables: { name: s.stream },
+    query: `query SrctlDescribeStream($name: String!, $namespace: String) {
+      stream(name: $name, namespace: $namespace) { name config producerConfig consumerConfig } }`,
+    variables: { name: s.stream, ...namespaceInput(context) },
   });
   const stream = answer.value;
-  if (!stream) throw new NotFoundError(`stream "${s.stream}" does not exist`);
+  if (!stream) throw new NotFoundError(`stream "${s.stream}" does not exist${inNamespace(context)}`);
   const rows = (["config", "producerConfig", "consumerConfig"] as const).flatMap((scope) =>
     Object.entries(stream[scope]).flatMap(([map, entries]) =>
       Object.entries(entries).map(([key, value]) => ({ scope: scopeLabel[scope], map, key, value })),

@@ -4,18 +4,26 @@ import { waitUntil } from "../wait.ts";
 import { waitForBinding } from "./binding-status.ts";
 import { runMutation } from "./mutation.ts";
 import { configInput, outcome, type Outcome, type StatementContext } from "./context.ts";
+import { namespaceInput } from "./namespaced.ts";
 
 interface StreamData {
+  namespace: string;
   name: string;
   generation: number;
   deleting: boolean;
   bindings: { cluster: { name: string }; status: { phase: string } }[];
 }
 
-const STREAM_FIELDS = "name generation deleting bindings { cluster { name } status { phase } }";
+const STREAM_FIELDS = "namespace name generation deleting bindings { cluster { name } status { phase } }";
 
 function streamObject(stream: StreamData): Record<string, unknown> {
-  return { kind: "stream", name: stream.name, generation: stream.generation, deleting: stream.deleting };
+  return {
+    kind: "stream",
+    namespace: stream.namespace,
+    name: stream.name,
+    generation: stream.generation,
+    deleting: stream.deleting,
+  };
 }
 
 export async function createStream(
@@ -26,7 +34,7 @@ export async function createStream(
     context,
     "CREATE STREAM",
     "createStream",
-    { name: s.stream, ...configInput(s) },
+    { ...namespaceInput(context), name: s.stream, ...configInput(s) },
     `stream { ${STREAM_FIELDS} }`,
   );
   const { stream } = answer.value;
@@ -45,7 +53,7 @@ export async function updateStream(
     context,
     "UPDATE STREAM",
     "updateStream",
-    { name: s.stream, ...configInput(s) },
+    { ...namespaceInput(context), name: s.stream, ...configInput(s) },
     `stream { ${STREAM_FIELDS} }`,
   );
   const { stream } = answer.value;
@@ -68,7 +76,7 @@ export async function deleteStream(
     context,
     "DELETE STREAM",
     "deleteStream",
-    { name: s.stream, cascade: s.cascade },
+    { ...namespaceInput(context), name: s.stream, cascade: s.cascade },
     `deleted stream { ${STREAM_FIELDS} }`,
   );
   const { deleted, stream } = answer.value;
@@ -78,8 +86,9 @@ export async function deleteStream(
         statement: "stream status",
         root: "Query",
         field: "stream",
-        query: `query SrctlStream($name: String!) { stream(name: $name) { ${STREAM_FIELDS} } }`,
-        variables: { name: stream.name },
+        query: `query SrctlStream($name: String!, $namespace: String) {
+          stream(name: $name, namespace: $namespace) { ${STREAM_FIELDS} } }`,
+        variables: { name: stream.name, ...namespaceInput(context) },
       });
       return now.value
         ? { state: "waiting", detail: `DELETING (${now.value.bindings.length} binding(s) left)` }

@@ -24,7 +24,7 @@ export function runSrctl(args: string[], options: RunSrctlOptions = {}): Promise
   const child = spawn(process.execPath, [srctlBin, ...args], {
     cwd: options.cwd,
     // No history file of the user's is read or written by tests.
-    env: { ...process.env, SRCTL_HISTORY: "", SRCTL_REGISTRY: "", ...options.env },
+    env: { ...process.env, SRCTL_HISTORY: "", SRCTL_REGISTRY: "", SRCTL_NAMESPACE: "", ...options.env },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stdout = "";
