@@ -6,6 +6,7 @@ import {
   eventually,
   freePort,
   mutate,
+  queryDatabase,
   registryNode,
   startRegistryTree,
   TREE_TOKEN,
@@ -432,6 +433,65 @@ describe(
       expect(await childPaths(at("/"))).toEqual(["/aws", "/mpaas"]);
     });
 
+    it("lets no other token holder move, take over or unregister a child: that takes its credential", async () => {
+      const aws = (await show(at("/"))).namespace.children.find((c) => c.name === "aws")!;
+      const hijack = await at("/").query<{ registerChildRegistry: Payload }>(
+        `mutation ($input: RegisterChildRegistryInput!) {
+          registerChildRegistry(input: $input) { child { url } userErrors { code field message } } }`,
+        {
+          input: {
+            registryId: aws.registryId,
+            name: "aws",
+            url: "http://127.0.0.1:9/graphql",
+            version: "0.1.0",
+            sdl: (await at("/").query<{ _service: { sdl: string } }>(`{ _service { sdl } }`))._service.sdl,
+            token: TREE_TOKEN,
+            credential: "a guess",
+          },
+        },
+      );
+      expect(hijack.registerChildRegistry.userErrors).toEqual([
+        expect.objectContaining({ code: "UNAUTHENTICATED", field: ["input", "credential"] }),
+      ]);
+      const removed = await at("/").query<{ unregisterChildRegistry: Payload }>(
+        `mutation ($input: UnregisterChildRegistryInput!) {
+          unregisterChildRegistry(input: $input) { child { path } userErrors { code field message } } }`,
+        { input: { registryId: aws.registryId, token: TREE_TOKEN, credential: "another guess" } },
+      );
+      expect(removed.unregisterChildRegistry.userErrors).toEqual([
+        expect.objectContaining({ code: "UNAUTHENTICATED", field: ["input", "credential"] }),
+      ]);
+      expect((await show(at("/"))).namespace.children.find((c) => c.name === "aws")?.url).toBe(
+        at("/aws").url,
+      );
+    });
+
+    it("refuses a parent whose answer would make the registry its own ancestor", async () => {
+      const self = (await show(at("/mpaas"))).registry.id;
+      // A parent that says this registry is among its ancestors (a cycle formed elsewhere).
+      const liar = await jsonServer({
+        data: {
+          registerChildRegistry: {
+            parent: {
+              id: "6f1c1e4e-8f3a-4c1e-9a57-0d6f3f0c2a11",
+              namespace: "/x",
+              version: "0.1.0",
+              ancestors: [self],
+            },
+            credential: "c",
+            userErrors: [],
+          },
+        },
+      });
+      expect((await declareParent(at("/mpaas"), liar)).userErrors).toEqual([
+        expect.objectContaining({
+          code: "INVALID_INPUT",
+          message: expect.stringContaining("would make a cycle"),
+        }),
+      ]);
+      expect((await show(at("/mpaas"))).namespace.path).toBe("/mpaas");
+    });
+
     it("re-parents a leaf: its path changes, the new parent lists it and the old one forgets it", async () => {
       const leaf = at("/mpaas/us-aus1-dc01");
       const moved = await declareParent(leaf, at("/aws").url);
@@ -531,12 +591,14 @@ describe(
 
     it("registers again with a parent that lost the registration (a restore), within one check", async () => {
       const leaf = await show(at("/aws/us-reg1-xyz"));
-      const forgot = await at("/aws").query<{ unregisterChildRegistry: Payload }>(
-        `mutation ($input: UnregisterChildRegistryInput!) {
-        unregisterChildRegistry(input: $input) { child { path } userErrors { code field message } } }`,
-        { input: { registryId: leaf.registry.id, token: TREE_TOKEN } },
+      // /aws restored from a backup that lacks the leaf (its database, behind its back).
+      const deleted = await queryDatabase(
+        at("/aws").databaseUrl!,
+        `DELETE FROM child_registry WHERE registry_id = $1`,
+        [leaf.registry.id],
       );
-      expect(forgot.unregisterChildRegistry.userErrors).toEqual([]);
+      expect(deleted).toBe(1);
+      expect(await childPaths(at("/aws"))).not.toContain("/aws/us-reg1-xyz");
       await eventually(
         async () => ((await childPaths(at("/aws"))).includes("/aws/us-reg1-xyz") ? true : undefined),
         15_000,
@@ -565,6 +627,17 @@ describe(
     });
   },
 );
+
+/** A server that answers every request with `body` as JSON. */
+async function jsonServer(body: unknown): Promise<string> {
+  const server: Server = createServer((_, response) => {
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+}
 
 /** A web server that is not a registry: it answers every request with an HTML page. */
 async function htmlServer(): Promise<string> {

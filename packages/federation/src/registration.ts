@@ -17,6 +17,8 @@ export interface Registration {
   sdl: string;
   version: string;
   token: string;
+  /** The credential the parent gave this registry id when it first registered; null the first time. */
+  credential: string | null;
 }
 
 /** A refusal as the other registry gave it: its userErrors, passed on as they are. */
@@ -27,7 +29,9 @@ export interface RemoteUserError {
 }
 
 export type RegistrationOutcome =
-  { accepted: true; parent: RegistryInfo } | { accepted: false; userErrors: RemoteUserError[] };
+  /** `credential`: new, when the parent registered the id for the first time (keep it); else null. */
+  | { accepted: true; parent: RegistryInfo; credential: string | null }
+  | { accepted: false; userErrors: RemoteUserError[] };
 
 const INFO = `id namespace version ancestors`;
 const USER_ERRORS = `userErrors { code field message }`;
@@ -39,22 +43,24 @@ export async function registerWithParent(
   options: RemoteCallOptions,
 ): Promise<RegistrationOutcome> {
   const data = await callRegistry<{
-    registerChildRegistry: { parent: RegistryInfo | null; userErrors: RemoteUserError[] };
+    registerChildRegistry: { parent: RegistryInfo | null; credential: string | null; userErrors: RemoteUserError[] };
   }>(
     parentUrl,
     `mutation RegisterChildRegistry($input: RegisterChildRegistryInput!) {
-      registerChildRegistry(input: $input) { parent { ${INFO} } ${USER_ERRORS} } }`,
+      registerChildRegistry(input: $input) { parent { ${INFO} } credential ${USER_ERRORS} } }`,
     { input: registration },
     options,
   );
-  const { parent, userErrors } = data.registerChildRegistry;
-  return parent && userErrors.length === 0 ? { accepted: true, parent } : { accepted: false, userErrors };
+  const { parent, credential, userErrors } = data.registerChildRegistry;
+  return parent && userErrors.length === 0
+    ? { accepted: true, parent, credential }
+    : { accepted: false, userErrors };
 }
 
 /** Unregisters from the parent at `parentUrl`; unregistering what it does not know is success. */
 export async function unregisterFromParent(
   parentUrl: string,
-  child: { registryId: string; token: string },
+  child: { registryId: string; token: string; credential: string },
   options: RemoteCallOptions,
 ): Promise<RemoteUserError[]> {
   const data = await callRegistry<{ unregisterChildRegistry: { userErrors: RemoteUserError[] } }>(
@@ -67,19 +73,27 @@ export async function unregisterFromParent(
   return data.unregisterChildRegistry.userErrors;
 }
 
-/** The parent as it is now, and whether it still knows the child `registryId`. */
+/** What a parent holds of a child: where it calls it, under which name, at which version. */
+export interface RegisteredChild {
+  name: string;
+  url: string;
+  version: string;
+}
+
+/** The parent as it is now, and what it holds of the child `registryId` (null: nothing). */
 export async function checkParent(
   parentUrl: string,
   registryId: string,
   options: RemoteCallOptions,
-): Promise<{ parent: RegistryInfo; knowsChild: boolean }> {
-  const data = await callRegistry<{ registry: RegistryInfo; childRegistry: { registryId: string } | null }>(
+): Promise<{ parent: RegistryInfo; child: RegisteredChild | null }> {
+  const data = await callRegistry<{ registry: RegistryInfo; childRegistry: RegisteredChild | null }>(
     parentUrl,
-    `query CheckParent($id: String!) { registry { ${INFO} } childRegistry(registryId: $id) { registryId } }`,
+    `query CheckParent($id: String!) {
+      registry { ${INFO} } childRegistry(registryId: $id) { name url version } }`,
     { id: registryId },
     options,
   );
-  return { parent: data.registry, knowsChild: data.childRegistry !== null };
+  return { parent: data.registry, child: data.childRegistry };
 }
 
 /** Who answers at `url` (a parent's health probe of a child). */

@@ -1,7 +1,7 @@
 import type { Db } from "./db.ts";
 import type { HealthProbe } from "./cluster-health.ts";
 import { recordChange } from "./change-log.ts";
-import { isUniqueViolation } from "./db-errors.ts";
+import { lockRegistrySettings } from "./registry-settings.ts";
 import type { Tx } from "./transaction.ts";
 
 /** The last probe of a child registry (the API's RegistryHealth); null fields before the first. */
@@ -80,62 +80,76 @@ export async function findChildRoute(db: Db, name: string): Promise<ChildRoute |
   return db.childRegistry.findUnique({ where: { name }, select: { name: true, url: true } });
 }
 
+/** Why a registration was refused here, with nothing written. */
+export type RegistrationRefusal =
+  /** Another registry has the name. */
+  | "taken"
+  /** The registry id is registered, and the credential shown is not the one it was given. */
+  | "credential";
+
 /**
  * Registers a child, or registers it again (a restart, a new name, URL or schema): one row per
- * registry id. `taken` when another registry has the name. A change-log entry ("child_registry",
- * keyed by its path) when it is new or something changed; registering again as it was writes
- * nothing.
+ * registry id. A registry id registered already must show the credential it was given (its
+ * SHA-256 `credentialHash` is compared): nobody else can move it or take its name. A new one is
+ * stored with `newCredentialHash`. Registrations are applied one at a time (the settings row is
+ * locked), so the checks hold. A change-log entry ("child_registry", keyed by its path) when it is
+ * new or something changed; registering again as it was writes nothing.
  */
 export async function registerChildRegistry(
   tx: Tx,
   child: ChildRegistration,
+  credentials: { shownHash: string | null; newHash: string },
   path: string,
   actor: string,
-): Promise<{ child: ChildRegistry } | { taken: true }> {
+): Promise<{ child: ChildRegistry; created: boolean } | { refused: RegistrationRefusal }> {
+  await lockRegistrySettings(tx);
   const existing = await tx.childRegistry.findUnique({ where: { registryId: child.registryId } });
+  if (existing && existing.credentialHash !== credentials.shownHash) return { refused: "credential" };
+  const holder = await tx.childRegistry.findUnique({ where: { name: child.name }, select: { registryId: true } });
+  if (holder && holder.registryId !== child.registryId) return { refused: "taken" };
   const same =
     existing &&
     existing.name === child.name &&
     existing.url === child.url &&
     existing.sdl === child.sdl &&
     existing.version === child.version;
-  if (same) return { child: (await findChildRegistry(tx, child.registryId))! };
-  const holder = await tx.childRegistry.findUnique({
-    where: { name: child.name },
-    select: { registryId: true },
-  });
-  if (holder && holder.registryId !== child.registryId) return { taken: true };
-  try {
+  if (!same) {
     await tx.childRegistry.upsert({
       where: { registryId: child.registryId },
-      create: child,
+      create: { ...child, credentialHash: credentials.newHash },
       update: child,
     });
-  } catch (error) {
-    // Another registry took the name meanwhile.
-    if (isUniqueViolation(error)) return { taken: true };
-    throw error;
+    await recordChange(tx, {
+      entityType: "child_registry",
+      entityKey: path,
+      action: existing ? "updated" : "created",
+      generation: 1,
+      actor,
+      data: { registryId: child.registryId, url: child.url, version: child.version },
+    });
   }
-  await recordChange(tx, {
-    entityType: "child_registry",
-    entityKey: path,
-    action: existing ? "updated" : "created",
-    generation: 1,
-    actor,
-    data: { registryId: child.registryId, url: child.url, version: child.version },
-  });
-  return { child: (await findChildRegistry(tx, child.registryId))! };
+  return { child: (await findChildRegistry(tx, child.registryId))!, created: !existing };
 }
 
-/** Forgets a child; null, writing nothing, if it was not registered. */
+/**
+ * Forgets a child that shows its credential (its hash compared); null, writing nothing, if it was
+ * not registered, "credential" if the credential is not its own.
+ */
 export async function unregisterChildRegistry(
   tx: Tx,
   registryId: string,
+  shownHash: string | null,
   path: (name: string) => string,
   actor: string,
-): Promise<ChildRegistry | null> {
+): Promise<ChildRegistry | null | "credential"> {
+  await lockRegistrySettings(tx);
   const child = await findChildRegistry(tx, registryId);
   if (!child) return null;
+  const { credentialHash } = (await tx.childRegistry.findUnique({
+    where: { id: child.id },
+    select: { credentialHash: true },
+  }))!;
+  if (credentialHash !== shownHash) return "credential";
   await tx.childRegistry.delete({ where: { id: child.id } });
   await recordChange(tx, {
     entityType: "child_registry",

@@ -21,6 +21,8 @@ export interface ParentLink extends ResourceStatus {
   url: string;
   /** The parent's enrollment token: sent to it, never shown. */
   token: string;
+  /** The credential the parent gave this registry when it first registered (null: not yet). */
+  credential: string | null;
   parentRegistryId: string | null;
   parentPath: string | null;
   message: string | null;
@@ -34,7 +36,7 @@ export interface ParentView {
   ancestors: string[];
 }
 
-const COLUMNS = `id::text AS id, url, token, parent_registry_id::text AS "parentRegistryId",
+const COLUMNS = `id::text AS id, url, token, credential, parent_registry_id::text AS "parentRegistryId",
   parent_path AS "parentPath", generation, observed_generation AS "observedGeneration",
   pending_creates AS "pendingCreates", phase::text AS phase, message, status_updated_at AS "statusUpdatedAt"`;
 
@@ -66,7 +68,7 @@ export async function findLiveParentLink(db: Db): Promise<ParentLink | null> {
  */
 export async function declareParentLink(
   tx: Tx,
-  declared: { url: string; token: string; parent: ParentView },
+  declared: { url: string; token: string; credential: string | null; parent: ParentView },
   actor: string,
 ): Promise<{ link: ParentLink; settings: RegistrySettings }> {
   const before = await lockRegistrySettings(tx);
@@ -76,17 +78,20 @@ export async function declareParentLink(
   const { parent } = declared;
   if (id) {
     await tx.$executeRawUnsafe(
-      `UPDATE parent_link SET token = $2, generation = generation + 1, updated_at = $3 WHERE id = $1::uuid`,
+      `UPDATE parent_link SET token = $2, credential = $3, generation = generation + 1, updated_at = $4
+       WHERE id = $1::uuid`,
       id,
       declared.token,
+      declared.credential,
       new Date(),
     );
   } else {
     const [made] = await tx.$queryRawUnsafe<{ id: string }[]>(
-      `INSERT INTO parent_link (id, url, token, updated_at) VALUES (gen_random_uuid(), $1, $2, $3)
-       RETURNING id::text AS id`,
+      `INSERT INTO parent_link (id, url, token, credential, updated_at)
+       VALUES (gen_random_uuid(), $1, $2, $3, $4) RETURNING id::text AS id`,
       declared.url,
       declared.token,
+      declared.credential,
       new Date(),
     );
     id = made!.id;
@@ -178,6 +183,24 @@ async function writeParentView(tx: Tx, id: string, parent: ParentView): Promise<
     parent.path,
     JSON.stringify(parent.ancestors),
   );
+}
+
+/**
+ * The credential the parent at `url` gave this registry, from the link to it (live, or one being
+ * left): what registering there again shows.
+ */
+export async function findParentCredential(db: Db, url: string): Promise<string | null> {
+  const [row] = await db.$queryRawUnsafe<{ credential: string }[]>(
+    `SELECT credential FROM parent_link WHERE url = $1 AND credential IS NOT NULL
+     ORDER BY phase = 'DELETING', created_at DESC LIMIT 1`,
+    url,
+  );
+  return row?.credential ?? null;
+}
+
+/** Keeps the credential a parent gave when it registered this registry anew (it had lost it). */
+export async function recordParentCredential(db: Db, linkId: string, credential: string): Promise<void> {
+  await db.$executeRawUnsafe(`UPDATE parent_link SET credential = $2 WHERE id = $1::uuid`, linkId, credential);
 }
 
 /** Links the resync checks: ONLINE, not checked since `before`, in id order after `after`. */

@@ -66,3 +66,17 @@ async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
     await client.end();
   }
 }
+
+/**
+ * Runs one statement on the PostgreSQL database at `url`, behind the back of the registry using it
+ * (as an operator, or a restore from a backup, would); returns the rows it changed or read.
+ */
+export async function queryDatabase(url: string, sql: string, params: unknown[] = []): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rowCount ?? 0;
+  } finally {
+    await client.end();
+  }
+}

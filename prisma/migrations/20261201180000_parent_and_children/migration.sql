@@ -3,6 +3,7 @@ CREATE TABLE "parent_link" (
     "id" UUID NOT NULL,
     "url" TEXT NOT NULL,
     "token" TEXT NOT NULL,
+    "credential" TEXT,
     "parent_registry_id" UUID,
     "parent_path" TEXT,
     "ancestors" JSONB NOT NULL DEFAULT '[]',
@@ -36,6 +37,7 @@ CREATE TABLE "child_registry" (
     "url" TEXT NOT NULL,
     "sdl" TEXT NOT NULL,
     "version" TEXT NOT NULL,
+    "credential_hash" TEXT NOT NULL,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMPTZ(3) NOT NULL,
 

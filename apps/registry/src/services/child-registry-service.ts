@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import {
   checkName,
   checkNamespacePath,
@@ -55,7 +55,7 @@ export class ChildRegistryService {
     private readonly self: SelfDescription,
     enrollmentToken: string | undefined,
   ) {
-    this.token = enrollmentToken ? digest(enrollmentToken) : undefined;
+    this.token = enrollmentToken ? createHash("sha256").update(enrollmentToken, "utf8").digest() : undefined;
   }
 
   /** Who this registry is, as its children and its parent see it. */
@@ -135,9 +135,9 @@ export class ChildRegistryService {
    * serve, and for a name another child has.
    */
   async register(
-    input: ChildRegistration & { token: string },
+    input: ChildRegistration & { token: string; credential?: string | null },
     { actor }: Actor,
-  ): Promise<{ child: ChildRegistry; parent: RegistryInfo }> {
+  ): Promise<{ child: ChildRegistry; parent: RegistryInfo; credential: string | null }> {
     this.authenticate(input.token);
     const errors: UserError[] = [];
     if (!UUID.test(input.registryId)) {
@@ -186,33 +186,65 @@ export class ChildRegistryService {
         ),
       ]);
     }
-    const { token: _token, ...registration } = input;
+    const { token: _token, credential, ...registration } = input;
     const path = this.pathOf(input.name);
+    const made = randomBytes(32).toString("base64url");
     const outcome = await writeTransaction(this.deps.db.prisma, (tx) =>
-      registerChildRegistry(tx, registration, path, actor),
+      registerChildRegistry(
+        tx,
+        registration,
+        { shownHash: credential ? hashOf(credential) : null, newHash: hashOf(made) },
+        path,
+        actor,
+      ),
     );
-    if ("taken" in outcome) {
+    if ("refused" in outcome) {
       throw new UserErrors([
-        userError(
-          ErrorCode.ALREADY_EXISTS,
-          ["input", "name"],
-          `namespace ${path} is owned by another child registry already`,
-        ),
+        outcome.refused === "taken"
+          ? userError(
+              ErrorCode.ALREADY_EXISTS,
+              ["input", "name"],
+              `namespace ${path} is owned by another child registry already`,
+            )
+          : userError(
+              ErrorCode.UNAUTHENTICATED,
+              ["input", "credential"],
+              `registry ${input.registryId} is registered here already; registering it again takes the credential it was given when it first registered`,
+            ),
       ]);
     }
-    return { child: outcome.child, parent: self };
+    return { child: outcome.child, parent: self, credential: outcome.created ? made : null };
   }
 
-  /** Forgets a child; null if it was not registered (unregistering is idempotent). */
+  /**
+   * Forgets a child that shows its credential; null if it was not registered (unregistering is
+   * idempotent).
+   */
   async unregister(
-    input: { registryId: string; token: string },
+    input: { registryId: string; token: string; credential: string },
     { actor }: Actor,
   ): Promise<ChildRegistry | null> {
     this.authenticate(input.token);
     if (!UUID.test(input.registryId)) return null;
-    return writeTransaction(this.deps.db.prisma, (tx) =>
-      unregisterChildRegistry(tx, input.registryId, (name) => this.pathOf(name), actor),
+    const outcome = await writeTransaction(this.deps.db.prisma, (tx) =>
+      unregisterChildRegistry(
+        tx,
+        input.registryId,
+        hashOf(input.credential),
+        (name) => this.pathOf(name),
+        actor,
+      ),
     );
+    if (outcome === "credential") {
+      throw new UserErrors([
+        userError(
+          ErrorCode.UNAUTHENTICATED,
+          ["input", "credential"],
+          `the credential is not registry ${input.registryId}'s`,
+        ),
+      ]);
+    }
+    return outcome;
   }
 
   private authenticate(token: string): void {
@@ -226,7 +258,7 @@ export class ChildRegistryService {
       ]);
     }
     // Digests of equal length, compared in constant time: the answer's timing tells nothing.
-    if (!timingSafeEqual(digest(token), this.token)) {
+    if (!timingSafeEqual(createHash("sha256").update(token, "utf8").digest(), this.token)) {
       throw new UserErrors([
         userError(
           ErrorCode.UNAUTHENTICATED,
@@ -238,6 +270,7 @@ export class ChildRegistryService {
   }
 }
 
-function digest(token: string): Buffer {
-  return createHash("sha256").update(token, "utf8").digest();
+/** How a credential is stored: its SHA-256, so a copy of the database gives no child's credential. */
+function hashOf(credential: string): string {
+  return createHash("sha256").update(credential, "utf8").digest("base64url");
 }

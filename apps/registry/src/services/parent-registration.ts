@@ -1,4 +1,4 @@
-import { ErrorCode, userError, type UserError } from "@stream-registry/core";
+import { checkNamespacePath, ErrorCode, userError, type UserError } from "@stream-registry/core";
 import {
   registerWithParent,
   RemoteRegistryError,
@@ -11,31 +11,84 @@ import type { SelfDescription } from "./child-registry-service.ts";
 
 /** How long a call to the parent may take. */
 export const PARENT_TIMEOUT_MS = 10_000;
+/** Ancestors a registry accepts from its parent: a deeper tree is a loop being built. */
+const MAX_DEPTH = 32;
+const MAX_PATH_LENGTH = 1_024;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type ParentAnswer =
-  | { accepted: true; parent: ParentView }
+  | { accepted: true; parent: ParentView; credential: string | null }
   | { accepted: false; refusal: string; userErrors: RemoteUserError[] };
 
 /**
- * Registers this registry under `name` with the parent at `url`: what the parent answered, or a
- * RemoteRegistryError when it did not answer as a registry.
+ * Registers this registry under `name` with the parent at `url`, showing the credential it was
+ * given there before (if any): what the parent answered, or a RemoteRegistryError when it did not
+ * answer as a registry. An answer that would make this registry its own ancestor, or that is not a
+ * registry's, is a refusal.
  */
 export async function registerWith(
-  url: string,
-  token: string,
+  link: { url: string; token: string; credential: string | null },
   name: string,
   identity: RegistryIdentity,
   self: SelfDescription,
   signal?: AbortSignal,
 ): Promise<ParentAnswer> {
   const outcome = await registerWithParent(
-    url,
-    { registryId: identity.registryId, name, url: self.url(), sdl: self.sdl, version: self.version, token },
+    link.url,
+    {
+      registryId: identity.registryId,
+      name,
+      url: self.url(),
+      sdl: self.sdl,
+      version: self.version,
+      token: link.token,
+      credential: link.credential,
+    },
     { timeoutMs: PARENT_TIMEOUT_MS, signal },
   );
-  if (outcome.accepted) return { accepted: true, parent: parentView(outcome.parent) };
-  const refusal = `the parent registry at ${url} refused the registration: ${outcome.userErrors.map((e) => `${e.code}: ${e.message}`).join("; ")}`;
-  return { accepted: false, refusal, userErrors: outcome.userErrors };
+  if (!outcome.accepted) {
+    const reasons = outcome.userErrors.map((e) => `${e.code}: ${e.message}`).join("; ");
+    return {
+      accepted: false,
+      refusal: `the parent registry at ${link.url} refused the registration: ${reasons}`,
+      userErrors: outcome.userErrors,
+    };
+  }
+  const wrong = checkParentView(outcome.parent, identity.registryId);
+  if (wrong) {
+    const message = `the parent registry at ${link.url} ${wrong}`;
+    return {
+      accepted: false,
+      refusal: message,
+      userErrors: [{ code: ErrorCode.INVALID_INPUT, field: ["input", "url"], message }],
+    };
+  }
+  return { accepted: true, parent: parentView(outcome.parent), credential: outcome.credential };
+}
+
+/**
+ * What is wrong with what a parent says of itself, or undefined: its id and ancestors must be
+ * registry ids, its namespace a path, and this registry (`self`) neither it nor among its
+ * ancestors — two registries that declared each other parents at once would otherwise each take
+ * the other's path, growing by a segment at every check.
+ */
+export function checkParentView(info: RegistryInfo, self: string): string | undefined {
+  const ancestors: unknown = info.ancestors;
+  if (!UUID.test(info.id)) return `answered with registry id ${JSON.stringify(info.id)}, which is not one`;
+  if (info.namespace.length > MAX_PATH_LENGTH || checkNamespacePath(info.namespace, [])) {
+    return `answered with namespace ${JSON.stringify(info.namespace.slice(0, 100))}, which is not a namespace path`;
+  }
+  if (
+    !Array.isArray(ancestors) ||
+    ancestors.length > MAX_DEPTH ||
+    !ancestors.every((a) => typeof a === "string" && UUID.test(a))
+  ) {
+    return `answered with ancestors that are not a list of at most ${MAX_DEPTH} registry ids`;
+  }
+  if (info.id === self || info.ancestors.includes(self)) {
+    return `is this registry or one below it: registering there would make a cycle`;
+  }
+  return undefined;
 }
 
 export function parentView(info: RegistryInfo): ParentView {
@@ -63,6 +116,9 @@ export function registrationErrors(
       ? (e.code as ErrorCode)
       : ErrorCode.INVALID_INPUT;
     const field = e.field.at(-1) === "token" ? fields.token : fields.other;
-    return userError(code, field, `the parent registry at ${url} refused: ${e.message}`);
+    const message = e.message.startsWith(`the parent registry at ${url}`)
+      ? e.message
+      : `the parent registry at ${url} refused: ${e.message}`;
+    return userError(code, field, message);
   });
 }

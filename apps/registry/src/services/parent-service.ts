@@ -4,6 +4,8 @@ import {
   declareParentLink,
   dropParentLink,
   findLiveParentLink,
+  findParentCredential,
+  recordParentCredential,
   writeTransaction,
   type ParentLink,
 } from "@stream-registry/store";
@@ -59,7 +61,8 @@ export class ParentService {
       );
     }
     throwIfAny(errors);
-    const answer = await registerWith(input.url, input.token, name!, this.identity, this.self).catch(
+    const credential = await findParentCredential(this.deps.db.prisma, input.url);
+    const answer = await registerWith({ ...input, credential }, name!, this.identity, this.self).catch(
       (error: unknown) => {
         if (error instanceof RemoteRegistryError) return error;
         throw error;
@@ -75,7 +78,16 @@ export class ParentService {
       );
     }
     const { link, settings } = await writeTransaction(this.deps.db.prisma, (tx) =>
-      declareParentLink(tx, { url: input.url, token: input.token, parent: answer.parent }, actor),
+      declareParentLink(
+        tx,
+        {
+          url: input.url,
+          token: input.token,
+          credential: answer.credential ?? credential,
+          parent: answer.parent,
+        },
+        actor,
+      ),
     );
     this.identity.apply(settings);
     // A parent left behind is unregistered from by the reconciler.
@@ -98,14 +110,16 @@ export class ParentService {
   async renaming(name: string): Promise<void> {
     const link = await this.current();
     if (!link) return;
-    const answer = await registerWith(link.url, link.token, name, this.identity, this.self).catch(
-      (error: unknown) => {
-        if (error instanceof RemoteRegistryError) return error;
-        throw error;
-      },
-    );
+    const answer = await registerWith(link, name, this.identity, this.self).catch((error: unknown) => {
+      if (error instanceof RemoteRegistryError) return error;
+      throw error;
+    });
     const field = ["input", "name"];
     const errors = registrationErrors(link.url, answer, { url: field, token: field, other: field });
     throwIfAny(errors);
+    // The parent had lost this registry and registered it anew: keep its new credential.
+    if (!(answer instanceof RemoteRegistryError) && answer.accepted && answer.credential) {
+      await recordParentCredential(this.deps.db.prisma, link.id, answer.credential);
+    }
   }
 }

@@ -16,6 +16,8 @@ export interface RegistryNode extends RegistryClient {
   /** The namespace it was built to own, e.g. "/aws/us-reg1-xyz". */
   path: string;
   kind: DatabaseKind;
+  /** Its PostgreSQL database (kind "postgres"), for a test that changes it behind its back. */
+  databaseUrl: string | undefined;
   /** Starts it (again) on the same port and database; resolves once it serves. */
   start(): Promise<void>;
   /** SIGTERM (SIGKILL after 10 s), or `signal` at once; resolves once it exited. */
@@ -45,6 +47,7 @@ export async function registryNode(
     ...registryClient(url),
     path,
     kind,
+    databaseUrl: database.url,
     async start() {
       if (current?.running()) return;
       current = launchRegistry({ ...testRegistryEnv, ...env, ...where, PORT: String(port) }, "node", 120_000);

@@ -4,6 +4,7 @@ import {
   findParentLink,
   findParentLinksToObserve,
   PARENT_LINK_RESOURCE,
+  recordParentCredential,
   recordParentView,
   writeTransaction,
   type ObservationReport,
@@ -14,7 +15,12 @@ import type { RegistryIdentity } from "../../identity.ts";
 import type { Logger } from "../../logger.ts";
 import type { SelfDescription } from "../../services/child-registry-service.ts";
 import type { ServiceDeps } from "../../services/deps.ts";
-import { PARENT_TIMEOUT_MS, parentView, registerWith } from "../../services/parent-registration.ts";
+import {
+  checkParentView,
+  PARENT_TIMEOUT_MS,
+  parentView,
+  registerWith,
+} from "../../services/parent-registration.ts";
 import type { ReconcileHandler } from "../handler.ts";
 
 type ParentLinkDeps = Pick<ServiceDeps, "db"> & {
@@ -44,11 +50,13 @@ export function parentLinkHandler(deps: ParentLinkDeps): ReconcileHandler<Parent
   };
   const register = async (link: ParentLink, signal: AbortSignal): Promise<ObservationReport> => {
     const name = identity.name;
-    if (name === null)
+    if (name === null) {
       throw new InfrastructureError("this registry has no name to register under", { retriable: false });
-    const answer = await registerWith(link.url, link.token, name, identity, self, signal).catch(unreachable);
-    // Refused (another child took the name, a new token): FAILED with the parent's reasons.
+    }
+    const answer = await registerWith(link, name, identity, self, signal).catch(unreachable);
+    // Refused (another child took the name, a new token, a cycle): FAILED with the reasons.
     if (!answer.accepted) throw new InfrastructureError(answer.refusal, { retriable: false });
+    if (answer.credential) await recordParentCredential(deps.db.prisma, link.id, answer.credential);
     await record(link, answer.parent);
     return {
       message: `registered with ${link.url} as ${identity.path}`,
@@ -66,12 +74,18 @@ export function parentLinkHandler(deps: ParentLinkDeps): ReconcileHandler<Parent
     create: (link, _request, { signal }) => register(link, signal),
     update: (link, { signal }) => register(link, signal),
     async observe(link, { signal }) {
-      const { parent, knowsChild } = await checkParent(link.url, identity.registryId, {
+      const { parent, child } = await checkParent(link.url, identity.registryId, {
         timeoutMs: PARENT_TIMEOUT_MS,
         signal,
       }).catch(unreachable);
-      // Forgotten, or another registry at that URL now (a reset database): register again.
-      if (!knowsChild || (link.parentRegistryId !== null && parent.id !== link.parentRegistryId)) return null;
+      // Registered again when the parent forgot it, when another registry answers at that URL now
+      // (a reset database), or when what it holds is out of date (a new URL, name or version).
+      const stale =
+        !child || child.name !== identity.name || child.url !== self.url() || child.version !== self.version;
+      if (stale || (link.parentRegistryId !== null && parent.id !== link.parentRegistryId)) return null;
+      const wrong = checkParentView(parent, identity.registryId);
+      if (wrong)
+        throw new InfrastructureError(`the parent registry at ${link.url} ${wrong}`, { retriable: false });
       await record(link, parentView(parent));
       return {
         message: `registered with ${link.url} as ${identity.path}`,
@@ -81,7 +95,7 @@ export function parentLinkHandler(deps: ParentLinkDeps): ReconcileHandler<Parent
     async remove(link, { signal }) {
       const refused = await unregisterFromParent(
         link.url,
-        { registryId: identity.registryId, token: link.token },
+        { registryId: identity.registryId, token: link.token, credential: link.credential ?? "" },
         { timeoutMs: PARENT_TIMEOUT_MS, signal },
       ).catch(unreachable);
       // A parent that refuses (its token changed) cannot be made to forget this registry; its
