@@ -143,10 +143,16 @@ async function readLimited(response: Response, url: string): Promise<string> {
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of response.body ?? []) {
-    size += chunk.byteLength;
-    if (size > MAX_ANSWER_BYTES) throw notARegistry(url, `its answer exceeds ${MAX_ANSWER_BYTES} bytes`);
-    chunks.push(chunk);
+  // A reader, not `for await`: a program that loads lib "dom" (a gateway's types) has a
+  // ReadableStream without an async iterator.
+  const reader = response.body?.getReader();
+  for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) {
+    size += read.value.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      await reader!.cancel();
+      throw notARegistry(url, `its answer exceeds ${MAX_ANSWER_BYTES} bytes`);
+    }
+    chunks.push(read.value);
   }
   return Buffer.concat(chunks).toString("utf8");
 }

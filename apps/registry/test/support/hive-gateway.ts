@@ -1,26 +1,6 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { createRequire } from "node:module";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-
-/** What this test uses of @graphql-hive/gateway-runtime's `createGatewayRuntime`. */
-interface HiveGatewayRuntime {
-  (request: IncomingMessage, response: ServerResponse): unknown;
-  dispose(): Promise<void> | void;
-}
-interface GatewayRuntimeModule {
-  createGatewayRuntime(config: {
-    supergraph: string;
-    logging?: boolean;
-    maskedErrors?: boolean;
-  }): HiveGatewayRuntime;
-}
-
-// Loaded untyped: its type declarations pull in lib "dom" (through @whatwg-node/fetch), and in this
-// program DOM's ReadableStream, which has no async iterator in TypeScript's lib.dom, would replace
-// Node's and fail the typecheck of packages/federation. Users import it as usual (docs/federation.md).
-const { createGatewayRuntime } = createRequire(import.meta.url)(
-  "@graphql-hive/gateway-runtime",
-) as GatewayRuntimeModule;
+import { createGatewayRuntime } from "@graphql-hive/gateway-runtime";
 
 export interface HiveGateway extends AsyncDisposable {
   url: string;
