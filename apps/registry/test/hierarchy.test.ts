@@ -229,6 +229,18 @@ describe(
       ]);
       const lookup = await at("/").request(`{ stream(name: "x", namespace: "/gcp") { name } }`);
       expect(lookup.errors?.[0]).toMatchObject({ extensions: { code: "NOT_FOUND" } });
+      // A list filtered to such a namespace is refused alike, not silently empty.
+      const list = (r: RegistryClient, namespace: string) =>
+        r.request(`query ($ns: String) { streams(filter: { namespace: $ns }) { totalCount } }`, {
+          ns: namespace,
+        });
+      expect((await list(at("/"), "/gcp")).errors?.[0]).toMatchObject({
+        extensions: { code: "NOT_FOUND", field: ["filter", "namespace"] },
+      });
+      expect((await list(at("/aws"), "/mpaas")).errors?.[0]).toMatchObject({
+        extensions: { code: "INVALID_INPUT", field: ["filter", "namespace"] },
+      });
+      expect((await list(at("/aws"), "/")).errors).toBeUndefined();
     });
 
     it("lists the whole subtree at the root, live: each item once, in tree order, paged and filtered", async () => {
@@ -383,6 +395,14 @@ describe(
         expect.objectContaining({
           code: "INVALID_INPUT",
           message: expect.stringContaining(`${web} is not a stream registry`),
+        }),
+      ]);
+      // A registry that would register a loopback URL with a parent elsewhere says how to fix it.
+      expect((await declareParent(at("/mpaas"), "http://registry.example.com/graphql")).userErrors).toEqual([
+        expect.objectContaining({
+          code: "INVALID_INPUT",
+          field: ["input", "url"],
+          message: expect.stringContaining("REGISTRY_PUBLIC_URL"),
         }),
       ]);
       for (const url of ["registry.example.com/graphql", "ftp://registry.example.com/graphql"]) {

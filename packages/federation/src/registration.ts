@@ -43,7 +43,11 @@ export async function registerWithParent(
   options: RemoteCallOptions,
 ): Promise<RegistrationOutcome> {
   const data = await callRegistry<{
-    registerChildRegistry: { parent: RegistryInfo | null; credential: string | null; userErrors: RemoteUserError[] };
+    registerChildRegistry: {
+      parent: RegistryInfo | null;
+      credential: string | null;
+      userErrors: RemoteUserError[];
+    };
   }>(
     parentUrl,
     `mutation RegisterChildRegistry($input: RegisterChildRegistryInput!) {

@@ -1,7 +1,8 @@
-import { parseFqn } from "@stream-registry/core";
+import { ErrorCode, parseFqn } from "@stream-registry/core";
 import { forwardedEntities, remoteValue, RemoteRegistryError } from "@stream-registry/federation";
 import type { ChildRoute } from "@stream-registry/store";
 import { getNamedType, type GraphQLResolveInfo, type GraphQLSchema } from "graphql";
+import { childErrorEntry } from "./child-errors.ts";
 import type { GraphQLContext } from "./context.ts";
 import { CHILD_TIMEOUT_MS, childHeaders, MAX_HOPS } from "./routed.ts";
 
@@ -96,9 +97,13 @@ async function childEntities(
     context.partial.push({
       message: `the child registry that owns ${path} cannot be reached, and its entities are null: ${why}`,
       path: [info.path.key],
-      extensions: { code: "CHILD_UNAVAILABLE", namespace: path },
+      extensions: { code: ErrorCode.CHILD_UNAVAILABLE, namespace: path },
     });
     return representations.map(() => null);
+  }
+  // Entities with errors beside them (a grandchild's left null) keep them.
+  for (const error of answer instanceof RemoteRegistryError ? [] : answer.errors) {
+    context.partial.push(childErrorEntry(error, path, info));
   }
   return entities.map((entity) => remoteValue(entity, getNamedType(info.returnType)));
 }

@@ -7,6 +7,7 @@ import {
 } from "@stream-registry/federation";
 import { GraphQLError, type GraphQLResolveInfo } from "graphql";
 import { asUserErrors } from "../services/user-errors.ts";
+import { childErrorEntry } from "./child-errors.ts";
 import type { GraphQLContext } from "./context.ts";
 
 /** How long a child may take to answer a forwarded operation or a page. */
@@ -92,8 +93,11 @@ async function forward(
       );
     });
   const value = answer.data?.[info.path.key as string];
-  const [first] = answer.errors;
+  const [first, ...more] = answer.errors;
   if ((value === null || value === undefined) && first) throw childError(first, child.path);
+  // An answer with errors beside it (a grandchild left out of it) keeps them.
+  for (const error of first ? [first, ...more] : [])
+    context.partial.push(childErrorEntry(error, child.path, info));
   return remoteValue(value ?? null, info.returnType);
 }
 

@@ -1,4 +1,4 @@
-import { checkNamespacePath, checkPageSize, ErrorCode, RegistryError } from "@stream-registry/core";
+import { checkPageSize, ErrorCode, RegistryError } from "@stream-registry/core";
 import {
   childPageOperation,
   decodeSubtreeCursor,
@@ -9,6 +9,7 @@ import {
 } from "@stream-registry/federation";
 import { getNamedType, isObjectType, Kind, type GraphQLOutputType, type GraphQLResolveInfo } from "graphql";
 import type { ConnectionModel } from "./connection.ts";
+import { childErrorEntry, pathOf } from "./child-errors.ts";
 import type { GraphQLContext } from "./context.ts";
 import { CHILD_TIMEOUT_MS, childHeaders, MAX_HOPS } from "./routed.ts";
 
@@ -51,9 +52,10 @@ export async function subtreeConnection<F extends object, T>(
   const first = checkPageSize(args.first);
   const { namespace, ...rest } = args.filter ?? {};
   const ownFilter = args.filter ? (rest as F) : null;
-  if (namespace !== null && namespace !== undefined) {
-    const invalid = checkNamespacePath(namespace, ["filter", "namespace"]);
-    if (invalid) throw new RegistryError(invalid.code, invalid.message, invalid.field);
+  // A namespace above this registry's keeps its whole subtree; one below must have an owner (or
+  // it is NOT_FOUND, as a mutation for it is), and one elsewhere is refused (INVALID_INPUT).
+  if (namespace !== null && namespace !== undefined && !within(context.namespace, namespace)) {
+    await context.services.children.ownerOf(namespace, ["filter", "namespace"]);
   }
   const position = decodePosition(args.after);
   // An operation that went round a loop of registries lists this registry's own items alone.
@@ -102,9 +104,12 @@ export async function subtreeConnection<F extends object, T>(
         cursor: encodeSubtreeCursor({ source: sources[index]!.key, cursor: item.cursor }),
       });
     }
+    // A source with more than it gave ends the page there, even a short page: the next one goes
+    // on from its last item, never past items it did not give.
     if (
       hasNextPage ||
-      (items.length === first && (page.hasNextPage || pages.slice(index + 1).some(hasItems)))
+      page.hasNextPage ||
+      (items.length === first && pages.slice(index + 1).some(hasItems))
     ) {
       hasNextPage = true;
       break;
@@ -133,11 +138,14 @@ function decodePosition(after: string | null | undefined): SubtreePosition | und
   }
 }
 
+/** Whether `path` is `root` or below it. */
+function within(path: string, root: string): boolean {
+  return path === root || path.startsWith(root === "/" ? "/" : `${root}/`);
+}
+
 /** Whether `source`'s subtree can hold items of `namespace`'s subtree (none: everything). */
 function canMatch(source: Source, namespace: string | undefined, ownPath: string): boolean {
   if (namespace === undefined) return true;
-  const within = (path: string, root: string) =>
-    path === root || path.startsWith(root === "/" ? "/" : `${root}/`);
   // This registry's own items are of its path alone; a child's are of its whole subtree.
   if (source.key === "") return within(ownPath, namespace);
   return within(source.path, namespace) || within(namespace, source.path);
@@ -194,12 +202,11 @@ async function childPage(
       throw error;
     });
   if (answer instanceof RemoteRegistryError) return leftOut(answer.message);
+  // The child's errors come along: its refusal of the page, or its own partial answer (a
+  // grandchild it left out).
+  for (const error of answer.errors) context.partial.push(childErrorEntry(error, source.path, info));
   const got = answer.data?.page;
-  if (!got) return leftOut(answer.errors[0]?.message ?? "it answered without the page");
-  // The child's own partial answer (a grandchild it left out): its errors come along.
-  for (const error of answer.errors) {
-    context.partial.push({ message: error.message, path: pathOf(info), extensions: error.extensions ?? {} });
-  }
+  if (!got) return answer.errors.length > 0 ? empty() : leftOut("it answered without the page");
   return {
     items: got.edges.map((edge) => ({ node: remoteValue(edge.node, nodeType), cursor: edge.cursor })),
     hasNextPage: got.pageInfo.hasNextPage,
@@ -222,10 +229,4 @@ function selectsTotal(info: GraphQLResolveInfo): boolean {
       (selection) => selection.kind !== Kind.FIELD || selection.name.value === "totalCount",
     ),
   );
-}
-
-function pathOf(info: GraphQLResolveInfo): (string | number)[] {
-  const keys: (string | number)[] = [];
-  for (let at: GraphQLResolveInfo["path"] | undefined = info.path; at; at = at.prev) keys.unshift(at.key);
-  return keys;
 }

@@ -51,7 +51,12 @@ export class HealthMonitor {
   async probeDue(signal: AbortSignal): Promise<void> {
     // A little slack, so that an item probed one interval ago by this loop is due again now.
     const dueBefore = new Date(Date.now() - this.config.intervalMs * 0.9);
-    for (const subject of this.subjects) await this.probeSubject(subject, dueBefore, signal);
+    // One subject that fails (its database read) leaves the others' probes to run.
+    for (const subject of this.subjects) {
+      await this.probeSubject(subject, dueBefore, signal).catch((error: unknown) =>
+        this.logger.error({ err: error }, `${subject.kind} health round failed`),
+      );
+    }
   }
 
   private async probeSubject<T>(

@@ -60,6 +60,7 @@ export class ParentService {
         ),
       );
     }
+    if (errors.length === 0) pushIf(errors, this.unreachableSelf(input.url));
     throwIfAny(errors);
     const credential = await findParentCredential(this.deps.db.prisma, input.url);
     const answer = await registerWith({ ...input, credential }, name!, this.identity, this.self).catch(
@@ -93,6 +94,24 @@ export class ParentService {
     // A parent left behind is unregistered from by the reconciler.
     this.deps.wakeReconciler();
     return { link, path: this.identity.path };
+  }
+
+  /**
+   * A registry that would register a loopback URL (it listens on all interfaces and has no
+   * REGISTRY_PUBLIC_URL) with a parent on another host: the parent would call itself.
+   */
+  private unreachableSelf(parentUrl: string): UserError | undefined {
+    const loopback = (url: string) => {
+      const host = URL.canParse(url) ? new URL(url).hostname : "";
+      return host === "localhost" || host === "[::1]" || host.startsWith("127.");
+    };
+    const own = this.self.url();
+    if (!loopback(own) || loopback(parentUrl)) return undefined;
+    return userError(
+      ErrorCode.INVALID_INPUT,
+      ["input", "url"],
+      `this registry would register as ${own}, which a parent at ${parentUrl} cannot call: start it with REGISTRY_PUBLIC_URL set to the URL its parent should call`,
+    );
   }
 
   /** Leaves the parent: this registry becomes the root of its own tree ("/" plus its name). */
