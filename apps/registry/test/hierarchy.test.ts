@@ -626,6 +626,23 @@ describe(
       );
     });
 
+    it("never shows the enrollment token or a credential: not in answers, the change log or logs", async () => {
+      for (const node of [...tree.values(), impostor]) {
+        const answers = JSON.stringify(
+          await node.query(
+            `{ namespace { parent { url namespace status { message } } } changes(first: 500) { nodes { data } } }`,
+          ),
+        );
+        expect(answers).not.toContain(TREE_TOKEN);
+        expect(node.logs().join("\n")).not.toContain(TREE_TOKEN);
+      }
+      const credentials = await queryDatabase(
+        at("/").databaseUrl!,
+        `SELECT credential_hash FROM child_registry`,
+      );
+      expect(credentials).toBeGreaterThan(0);
+    });
+
     it("drops its parent: the registry becomes the root of its own tree, and the parent forgets it", async () => {
       const leaf = at("/mpaas/us-aus1-dc01");
       const dropped = await leaf.query<{

@@ -105,7 +105,10 @@ export async function registerChildRegistry(
   await lockRegistrySettings(tx);
   const existing = await tx.childRegistry.findUnique({ where: { registryId: child.registryId } });
   if (existing && existing.credentialHash !== credentials.shownHash) return { refused: "credential" };
-  const holder = await tx.childRegistry.findUnique({ where: { name: child.name }, select: { registryId: true } });
+  const holder = await tx.childRegistry.findUnique({
+    where: { name: child.name },
+    select: { registryId: true },
+  });
   if (holder && holder.registryId !== child.registryId) return { refused: "taken" };
   const same =
     existing &&

@@ -192,7 +192,7 @@ async function writeParentView(tx: Tx, id: string, parent: ParentView): Promise<
 export async function findParentCredential(db: Db, url: string): Promise<string | null> {
   const [row] = await db.$queryRawUnsafe<{ credential: string }[]>(
     `SELECT credential FROM parent_link WHERE url = $1 AND credential IS NOT NULL
-     ORDER BY phase = 'DELETING', created_at DESC LIMIT 1`,
+     ORDER BY created_at DESC LIMIT 1`,
     url,
   );
   return row?.credential ?? null;
@@ -200,7 +200,11 @@ export async function findParentCredential(db: Db, url: string): Promise<string 
 
 /** Keeps the credential a parent gave when it registered this registry anew (it had lost it). */
 export async function recordParentCredential(db: Db, linkId: string, credential: string): Promise<void> {
-  await db.$executeRawUnsafe(`UPDATE parent_link SET credential = $2 WHERE id = $1::uuid`, linkId, credential);
+  await db.$executeRawUnsafe(
+    `UPDATE parent_link SET credential = $2 WHERE id = $1::uuid`,
+    linkId,
+    credential,
+  );
 }
 
 /** Links the resync checks: ONLINE, not checked since `before`, in id order after `after`. */

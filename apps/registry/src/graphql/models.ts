@@ -1,5 +1,6 @@
 import type { Binding, Cluster, ConfigMaps, Stream } from "@stream-registry/core";
-import type { Change, ChildRegistry, ParentLink } from "@stream-registry/store";
+import type { Change, ChildRegistry } from "@stream-registry/store";
+import type { PublicParentLink } from "../services/parent-service.ts";
 import type { ConnectionModel } from "./connection.ts";
 
 /** What resolvers hand each other: core's domain types (and change-log rows), resolved field by field. */
@@ -17,7 +18,8 @@ export type ResourceStatusModel = Pick<
   Binding,
   "phase" | "generation" | "observedGeneration" | "message" | "statusUpdatedAt"
 >;
-export type ParentRegistryModel = ParentLink;
+/** The link as clients see it: its token and credential are never handed to a resolver. */
+export type ParentRegistryModel = PublicParentLink;
 export type ChildRegistryModel = ChildRegistry;
 export interface EffectiveConfigModel {
   stream: string;

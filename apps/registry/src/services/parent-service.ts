@@ -31,14 +31,15 @@ export class ParentService {
   ) {}
 
   /** The link in use; null without a parent. */
-  current(): Promise<ParentLink | null> {
-    return findLiveParentLink(this.deps.db.prisma);
+  async current(): Promise<PublicParentLink | null> {
+    const link = await findLiveParentLink(this.deps.db.prisma);
+    return link && publicLink(link);
   }
 
   async declare(
     input: { url: string; token: string },
     { actor }: Actor,
-  ): Promise<{ link: ParentLink; path: string }> {
+  ): Promise<{ link: PublicParentLink; path: string }> {
     const errors: UserError[] = [];
     pushIf(errors, checkRegistryUrl(input.url, ["input", "url"]));
     if (input.token.length === 0 || input.token.length > MAX_TOKEN_LENGTH) {
@@ -93,7 +94,7 @@ export class ParentService {
     this.identity.apply(settings);
     // A parent left behind is unregistered from by the reconciler.
     this.deps.wakeReconciler();
-    return { link, path: this.identity.path };
+    return { link: publicLink(link), path: this.identity.path };
   }
 
   /**
@@ -115,11 +116,11 @@ export class ParentService {
   }
 
   /** Leaves the parent: this registry becomes the root of its own tree ("/" plus its name). */
-  async drop({ actor }: Actor): Promise<{ link: ParentLink | null; path: string }> {
+  async drop({ actor }: Actor): Promise<{ link: PublicParentLink | null; path: string }> {
     const { link, settings } = await writeTransaction(this.deps.db.prisma, (tx) => dropParentLink(tx, actor));
     this.identity.apply(settings);
     this.deps.wakeReconciler();
-    return { link, path: this.identity.path };
+    return { link: link && publicLink(link), path: this.identity.path };
   }
 
   /**
@@ -127,7 +128,7 @@ export class ParentService {
    * one, which may refuse it (another child has it).
    */
   async renaming(name: string): Promise<void> {
-    const link = await this.current();
+    const link = await findLiveParentLink(this.deps.db.prisma);
     if (!link) return;
     const answer = await registerWith(link, name, this.identity, this.self).catch((error: unknown) => {
       if (error instanceof RemoteRegistryError) return error;
@@ -141,4 +142,11 @@ export class ParentService {
       await recordParentCredential(this.deps.db.prisma, link.id, answer.credential);
     }
   }
+}
+
+/** A parent link without its secrets (the parent's token, the credential it gave): what clients see. */
+export type PublicParentLink = Omit<ParentLink, "token" | "credential">;
+
+function publicLink({ token: _token, credential: _credential, ...rest }: ParentLink): PublicParentLink {
+  return rest;
 }
