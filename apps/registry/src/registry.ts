@@ -142,10 +142,11 @@ export async function startRegistry(
       apollo,
       maxTokens: config.queryLimits.maxTokens,
       logger,
-      createContext: ({ requestId, actor, hops }) => ({
+      createContext: ({ requestId, actor, hops, budgetEndsAt }) => ({
         requestId,
         actor,
         hops,
+        budgetEndsAt,
         namespace: identity.path,
         services,
         loaders: createLoaders(db.prisma),

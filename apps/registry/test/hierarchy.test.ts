@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
@@ -624,6 +625,42 @@ describe(
         15_000,
         "the leaf to register again",
       );
+    });
+
+    it("names a child that hangs below a healthy one, and still lists the healthy one's items", async () => {
+      // A child of /aws that takes every request and never answers.
+      const hung = createServer(() => {});
+      await new Promise<void>((resolve) => hung.listen(0, "127.0.0.1", resolve));
+      const url = `http://127.0.0.1:${(hung.address() as AddressInfo).port}/graphql`;
+      const sdl = (await at("/aws").query<{ _service: { sdl: string } }>(`{ _service { sdl } }`))._service
+        .sdl;
+      const input = { registryId: randomUUID(), name: "hung", url, version: "0.1.0", sdl, token: TREE_TOKEN };
+      const { credential } = await mutate<{ credential: string }>(
+        at("/aws"),
+        `mutation ($input: RegisterChildRegistryInput!) {
+          registerChildRegistry(input: $input) { credential userErrors { code field message } } }`,
+        { input },
+      );
+      onTestFinished(async () => {
+        await mutate(
+          at("/aws"),
+          `mutation ($input: UnregisterChildRegistryInput!) {
+            unregisterChildRegistry(input: $input) { child { path } userErrors { code field message } } }`,
+          { input: { registryId: input.registryId, token: TREE_TOKEN, credential } },
+        );
+        hung.closeAllConnections();
+        await new Promise<void>((resolve) => hung.close(() => resolve()));
+      });
+      // /aws waits for it a margin less than the root waits for /aws: /aws answers, naming it.
+      const answer = await at("/").request<StreamPage>(STREAMS_PAGE, { first: 100 });
+      expect(answer.errors).toEqual([
+        expect.objectContaining({
+          extensions: expect.objectContaining({ code: "CHILD_UNAVAILABLE", namespace: "/aws/hung" }),
+        }),
+      ]);
+      const namespaces = new Set(answer.data?.streams.nodes.map((s) => s.namespace));
+      expect(namespaces).toContain("/aws");
+      expect(namespaces).toContain("/aws/us-reg1-xyz");
     });
 
     it("never shows the enrollment token or a credential: not in answers, the change log or logs", async () => {

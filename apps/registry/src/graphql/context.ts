@@ -10,6 +10,8 @@ export interface GraphQLContext {
   actor: string;
   /** Registries this operation was forwarded through before this one (the x-registry-hops header). */
   hops: number;
+  /** When the registry that forwarded this operation stops waiting for it (epoch ms); undefined from a client. */
+  budgetEndsAt: number | undefined;
   namespace: string;
   services: Services;
   loaders: Loaders;

@@ -4,7 +4,7 @@ import type { ChildRoute } from "@stream-registry/store";
 import { getNamedType, type GraphQLResolveInfo, type GraphQLSchema } from "graphql";
 import { childErrorEntry } from "./child-errors.ts";
 import type { GraphQLContext } from "./context.ts";
-import { CHILD_TIMEOUT_MS, childHeaders, MAX_HOPS } from "./routed.ts";
+import { childCall, MAX_HOPS } from "./child-calls.ts";
 
 type Representation = Record<string, unknown>;
 
@@ -81,10 +81,7 @@ async function childEntities(
   const path = context.services.children.pathOf(route.name);
   const { query, variables } = forwardedEntities(info, representations);
   const answer = await context.services.children.calls
-    .post<{ _entities: unknown[] | null }>(route.url, query, variables, {
-      timeoutMs: CHILD_TIMEOUT_MS,
-      headers: childHeaders(context),
-    })
+    .post<{ _entities: unknown[] | null }>(route.url, query, variables, childCall(context))
     .catch((error: unknown) => {
       if (error instanceof RemoteRegistryError) return error;
       throw error;

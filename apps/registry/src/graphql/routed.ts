@@ -7,15 +7,9 @@ import {
 } from "@stream-registry/federation";
 import { GraphQLError, type GraphQLResolveInfo } from "graphql";
 import { asUserErrors } from "../services/user-errors.ts";
+import { childCall, MAX_HOPS } from "./child-calls.ts";
 import { childErrorEntry } from "./child-errors.ts";
 import type { GraphQLContext } from "./context.ts";
-
-/** How long a child may take to answer a forwarded operation or a page. */
-export const CHILD_TIMEOUT_MS = 10_000;
-/** Registries an operation may pass through: a loop (a tree being rebuilt) ends here. */
-export const MAX_HOPS = 16;
-/** The header that counts the registries an operation passed through. */
-export const HOPS_HEADER = "x-registry-hops";
 
 /**
  * A root field that a namespace below this registry's may ask of the child that owns it: with
@@ -57,15 +51,6 @@ interface RoutedArgs {
   input?: { namespace?: string | null } | null;
 }
 
-/** What goes with an operation to a child: who asked, the request id, and one hop more. */
-export function childHeaders(context: GraphQLContext): Record<string, string> {
-  return {
-    "x-actor": context.actor,
-    "x-request-id": context.requestId,
-    [HOPS_HEADER]: String(context.hops + 1),
-  };
-}
-
 async function forward(
   child: { url: string; path: string },
   context: GraphQLContext,
@@ -79,10 +64,7 @@ async function forward(
   }
   const { query, variables } = forwardedOperation(info, `Forwarded_${info.fieldName}`);
   const answer = await context.services.children.calls
-    .post<Record<string, unknown>>(child.url, query, variables, {
-      timeoutMs: CHILD_TIMEOUT_MS,
-      headers: childHeaders(context),
-    })
+    .post<Record<string, unknown>>(child.url, query, variables, childCall(context))
     .catch((error: unknown) => {
       if (!(error instanceof RemoteRegistryError)) throw error;
       throw new RegistryError(

@@ -11,7 +11,7 @@ import { getNamedType, isObjectType, Kind, type GraphQLOutputType, type GraphQLR
 import type { ConnectionModel } from "./connection.ts";
 import { childErrorEntry, pathOf } from "./child-errors.ts";
 import type { GraphQLContext } from "./context.ts";
-import { CHILD_TIMEOUT_MS, childHeaders, MAX_HOPS } from "./routed.ts";
+import { childCall, MAX_HOPS } from "./child-calls.ts";
 
 /** A list field's arguments, its filter with the namespace whose subtree to list. */
 export interface SubtreeArgs<F> {
@@ -193,10 +193,7 @@ async function childPage(
     return empty();
   };
   const answer = await context.services.children.calls
-    .post<ChildPageAnswer>(source.url!, query, variables, {
-      timeoutMs: CHILD_TIMEOUT_MS,
-      headers: childHeaders(context),
-    })
+    .post<ChildPageAnswer>(source.url!, query, variables, childCall(context))
     .catch((error: unknown) => {
       if (error instanceof RemoteRegistryError) return error;
       throw error;

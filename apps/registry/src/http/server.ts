@@ -1,4 +1,4 @@
-import { HOPS_HEADER } from "../graphql/routed.ts";
+import { BUDGET_HEADER, budgetFrom, HOPS_HEADER } from "../graphql/child-calls.ts";
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { ApolloServer } from "@apollo/server";
@@ -12,7 +12,12 @@ export interface HttpDeps {
   /** Query text with more lexical tokens is refused before it is parsed. */
   maxTokens: number;
   logger: Logger;
-  createContext: (request: { requestId: string; actor: string; hops: number }) => GraphQLContext;
+  createContext: (request: {
+    requestId: string;
+    actor: string;
+    hops: number;
+    budgetEndsAt: number | undefined;
+  }) => GraphQLContext;
   /** Never shows error text: /readyz is anonymous. Logs under `requestId` instead. */
   readiness: (requestId: string) => Promise<Readiness>;
 }
@@ -79,6 +84,8 @@ export function createHttpServer(deps: HttpDeps): Server {
       requestId,
       actor,
       hops: Number.isSafeInteger(hops) && hops > 0 ? hops : 0,
+      // How long the registry that forwarded it waits (graphql/child-calls.ts).
+      budgetEndsAt: budgetFrom(headerValue(req, BUDGET_HEADER)),
     });
     setOperation(() => context.requestLog.operationName ?? operationNameOf(body, req));
     await handleGraphQL(deps.apollo, req, res, body, async () => context, deps.maxTokens);
