@@ -1,4 +1,5 @@
 import { Prisma, type PrismaClient } from "./generated/prisma/client.ts";
+import type { Db } from "./db.ts";
 import type { Tx } from "./transaction.ts";
 
 /** A leased reconcile request. `seq` identifies the request the worker saw. */
@@ -83,8 +84,8 @@ export interface JobLease {
  * Marks the request done. If a newer request for the same target arrived meanwhile (seq moved),
  * the row stays and becomes due at once, so that newer desired state is reconciled too.
  */
-export async function completeJob(prisma: PrismaClient, job: LeasedJob, worker: string): Promise<void> {
-  await prisma.$executeRaw`WITH ${jobCompletionSql({ job, worker })} SELECT 1`;
+export async function completeJob(db: Db, job: LeasedJob, worker: string): Promise<void> {
+  await db.$executeRaw`WITH ${jobCompletionSql({ job, worker })} SELECT 1`;
 }
 
 /**

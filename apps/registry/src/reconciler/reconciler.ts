@@ -294,8 +294,8 @@ export class Reconciler {
         permanent: isPermanentProviderError(error),
       };
       const outcome = handler
-        ? await writeTransaction(prisma, (tx) =>
-            recordResourceFailure(
+        ? await writeTransaction(prisma, async (tx) => {
+            const recorded = await recordResourceFailure(
               tx,
               handler.resource,
               {
@@ -304,12 +304,14 @@ export class Reconciler {
                 name: attempt.read?.name ?? attempt.id,
               },
               failure,
-            ),
-          )
+            );
+            // FAILED and the end of its job in one transaction: nobody sees one without the other.
+            if (recorded === "failed") await completeJob(tx, job, this.worker);
+            return recorded;
+          })
         : "retry";
       const durationMs = elapsed(started);
       if (outcome === "failed") {
-        await completeJob(prisma, job, this.worker);
         this.logger.warn({ ...log, outcome, error: message, durationMs }, "reconcile");
         return;
       }
