@@ -1,0 +1,131 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, onTestFinished } from "vitest";
+import {
+  registryNode,
+  startRegistryTree,
+  TREE_TOKEN,
+  type RegistryClient,
+  type RegistryNode,
+} from "@stream-registry/testkit";
+
+// The seed's "Namespaces" with its Acme example: registries in separate processes, each with its
+// own database, that talk only GraphQL over HTTP. Parents check their children and children their
+// parents every half second here (RECONCILER_RESYNC_MS, REGISTRY_HEALTH_INTERVAL_MS).
+export const TREE = ["/", "/aws", "/aws/us-reg1-xyz", "/mpaas", "/mpaas/us-aus1-dc01"];
+export const ENV = {
+  RECONCILER_RESYNC_MS: "500",
+  REGISTRY_HEALTH_INTERVAL_MS: "500",
+  REGISTRY_HEALTH_TIMEOUT_MS: "2000",
+};
+
+const SHOW = `{
+  namespace { path parent { url namespace status { phase message } }
+    children { path name url registryId health { status lastError } } }
+  registry { id namespace ancestors }
+}`;
+export interface Shown {
+  namespace: {
+    path: string;
+    parent: {
+      url: string;
+      namespace: string | null;
+      status: { phase: string; message: string | null };
+    } | null;
+    children: {
+      path: string;
+      name: string;
+      url: string;
+      registryId: string;
+      health: { status: string; lastError: string | null };
+    }[];
+  };
+  registry: { id: string; namespace: string; ancestors: string[] };
+}
+export const show = (r: RegistryClient) => r.query<Shown>(SHOW);
+export const childPaths = async (r: RegistryClient) => (await show(r)).namespace.children.map((c) => c.path);
+
+const DECLARE_PARENT = `mutation ($input: DeclareParentRegistryInput!) {
+  declareParentRegistry(input: $input) { parent { url namespace status { phase } } namespace { path } userErrors { code field message } } }`;
+export type Payload = {
+  namespace: { path: string } | null;
+  userErrors: { code: string; field: string[]; message: string }[];
+};
+export async function declareParent(r: RegistryClient, url: string, token = TREE_TOKEN): Promise<Payload> {
+  const answer = await r.query<{ declareParentRegistry: Payload }>(DECLARE_PARENT, { input: { url, token } });
+  return answer.declareParentRegistry;
+}
+export const DECLARE_CLUSTER = `mutation ($input: DeclareClusterInput!) {
+  declareCluster(input: $input) { cluster { name } userErrors { code field message } } }`;
+export const CREATE_STREAM = `mutation ($input: CreateStreamInput!) {
+  createStream(input: $input) { stream { name } userErrors { code field message } } }`;
+export const STREAMS_PAGE = `query ($first: Int, $after: String, $filter: StreamFilter) {
+  streams(first: $first, after: $after, filter: $filter) {
+    totalCount pageInfo { hasNextPage endCursor } nodes { namespace name } } }`;
+export interface StreamPage {
+  streams: {
+    totalCount: number;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+    nodes: { namespace: string; name: string }[];
+  };
+}
+export const changeCount = async (r: RegistryClient) =>
+  (await r.query<{ changes: { totalCount: number } }>(`{ changes { totalCount } }`)).changes.totalCount;
+
+/** The seed's tree for a test file, and another registry named "aws" outside it. */
+export interface SeedTree {
+  /** The registry built to own `path`. */
+  at(path: string): RegistryNode;
+  /** A registry named "aws", outside the tree, started without REGISTRY_ENROLLMENT_TOKEN. */
+  impostor(): RegistryNode;
+}
+
+/**
+ * Starts the seed's tree for the test file (the inner registries on PostgreSQL, the others on the
+ * embedded PGlite) and, with `impostor`, a registry outside it; all are disposed after the file.
+ */
+export function useSeedTree(options: { impostor?: boolean } = {}): SeedTree {
+  let tree: Map<string, RegistryNode> | undefined;
+  let impostor: RegistryNode | undefined;
+  beforeAll(async () => {
+    [tree, impostor] = await Promise.all([
+      startRegistryTree(TREE, { kinds: { "/": "postgres", "/aws": "postgres" }, env: ENV }),
+      options.impostor
+        ? registryNode("/aws", "pglite", ENV).then(async (node) => {
+            await node.start();
+            return node;
+          })
+        : undefined,
+    ]);
+  }, 300_000);
+  afterAll(async () => {
+    const nodes = [...(tree?.values() ?? []), ...(impostor ? [impostor] : [])];
+    await Promise.all(nodes.map((node) => node.dispose()));
+  });
+  return {
+    at: (path) => tree!.get(path)!,
+    impostor: () => impostor!,
+  };
+}
+
+/** A server that answers every request with `body` as JSON. */
+export async function jsonServer(body: unknown): Promise<string> {
+  const server: Server = createServer((_, response) => {
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+}
+
+/** A web server that is not a registry: it answers every request with an HTML page. */
+export async function htmlServer(): Promise<string> {
+  const server: Server = createServer((_, response) => {
+    response.writeHead(200, { "content-type": "text/html" });
+    response.end("<html><body>Welcome</body></html>");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+}

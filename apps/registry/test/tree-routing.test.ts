@@ -1,0 +1,307 @@
+import { randomUUID } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { eventually, mutate, TREE_TOKEN, type RegistryClient } from "@stream-registry/testkit";
+import {
+  CREATE_STREAM,
+  DECLARE_CLUSTER,
+  STREAMS_PAGE,
+  useSeedTree,
+  type Payload,
+  type StreamPage,
+} from "./support/seed-tree.ts";
+
+// The seed's tree (/, /aws, /aws/us-reg1-xyz, /mpaas, /mpaas/us-aus1-dc01) as a client sees it from
+// the root: mutations and look-ups for a namespace below, lists of the whole subtree, partial
+// answers, entity keys.
+describe(
+  "a tree of registries: routing, discovery over the subtree and entity keys",
+  { timeout: 120_000 },
+  () => {
+    const seed = useSeedTree({});
+    const at = (path: string) => seed.at(path);
+
+    it("applies a mutation sent to the root for a namespace below it at the registry that owns it", async () => {
+      const [root, leaf] = [at("/"), at("/aws/us-reg1-xyz")];
+      const ns = "/aws/us-reg1-xyz";
+      // As a script does: everything through the root, each input naming its namespace.
+      await mutate(
+        root,
+        DECLARE_CLUSTER,
+        { input: { name: "cluster001", namespace: ns } },
+        { "x-actor": "alice" },
+      );
+      const created = await mutate<{ stream: unknown }>(
+        root,
+        `mutation ($input: CreateStreamInput!) {
+        createStream(input: $input) { stream { namespace name generation } userErrors { code field message } } }`,
+        { input: { name: "widgets_v0", namespace: ns, config: { "acme.kafka": { team: "widgets-team" } } } },
+        { "x-actor": "alice" },
+      );
+      expect(created.stream).toEqual({ namespace: ns, name: "widgets_v0", generation: 1 });
+      const bound = await mutate<{ binding: unknown }>(
+        root,
+        `mutation ($input: CreateBindingInput!) {
+        createBinding(input: $input) { binding { fqn isDefault } userErrors { code field message } } }`,
+        { input: { stream: "widgets_v0", cluster: "cluster001", namespace: ns } },
+        { "x-actor": "alice" },
+      );
+      expect(bound.binding).toEqual({ fqn: `${ns}/cluster001/widgets_v0`, isDefault: true });
+      // It lives at the leaf, written by the caller the root was sent by.
+      const atLeaf = await leaf.query<{
+        stream: { namespace: string } | null;
+        changes: { nodes: { entityType: string; actor: string }[] };
+      }>(`{ stream(name: "widgets_v0") { namespace } changes(first: 50) { nodes { entityType actor } } }`);
+      expect(atLeaf.stream).toEqual({ namespace: ns });
+      expect(atLeaf.changes.nodes.filter((c) => c.entityType === "stream")).toEqual([
+        { entityType: "stream", actor: "alice" },
+      ]);
+      expect(
+        (await root.query<{ stream: unknown }>(`{ stream(name: "widgets_v0") { name } }`)).stream,
+      ).toBeNull();
+      // Looked up by key through the root and /aws, with aliases, a fragment and variables.
+      const looked = await eventually(
+        async () => {
+          const answer = await root.query<{ s: { bindings: { status: { phase: string } }[] } }>(
+            `query ($ns: String) { s: stream(name: "widgets_v0", namespace: $ns) { ...F } }
+         fragment F on Stream { n: name namespace bindings { fqn status { phase } } }`,
+            { ns },
+          );
+          return answer.s.bindings[0]?.status.phase === "ONLINE" ? answer : undefined;
+        },
+        15_000,
+        "the binding to be realized at the leaf",
+      );
+      expect(looked).toEqual({
+        s: {
+          n: "widgets_v0",
+          namespace: ns,
+          bindings: [{ fqn: `${ns}/cluster001/widgets_v0`, status: { phase: "ONLINE" } }],
+        },
+      });
+      // The owner's own refusal comes back as it gave it.
+      const again = await root.query<{ createStream: Payload }>(
+        `mutation ($input: CreateStreamInput!) { createStream(input: $input) { userErrors { code field message } } }`,
+        { input: { name: "widgets_v0", namespace: ns } },
+      );
+      expect(again.createStream.userErrors).toEqual([
+        expect.objectContaining({ code: "ALREADY_EXISTS", field: ["input", "name"] }),
+      ]);
+    });
+
+    it("refuses a namespace that is not a path, is outside the registry's subtree or has no owner, naming it", async () => {
+      const create = (r: RegistryClient, namespace: string) =>
+        r.query<{ createStream: Payload }>(
+          `mutation ($input: CreateStreamInput!) { createStream(input: $input) { userErrors { code field message } } }`,
+          { input: { name: "nowhere_s", namespace } },
+        );
+      const field = ["input", "namespace"];
+      expect((await create(at("/"), "aws")).createStream.userErrors).toEqual([
+        expect.objectContaining({
+          code: "INVALID_INPUT",
+          field,
+          message: expect.stringContaining('must start with "/"'),
+        }),
+      ]);
+      expect((await create(at("/"), "/gcp/us-east")).createStream.userErrors).toEqual([
+        expect.objectContaining({
+          code: "NOT_FOUND",
+          field,
+          message: "no child registry owns namespace /gcp, so none owns /gcp/us-east",
+        }),
+      ]);
+      expect((await create(at("/aws"), "/mpaas/us-aus1-dc01")).createStream.userErrors).toEqual([
+        expect.objectContaining({
+          code: "INVALID_INPUT",
+          field,
+          message: expect.stringContaining("is not in this registry's subtree (/aws)"),
+        }),
+      ]);
+      const lookup = await at("/").request(`{ stream(name: "x", namespace: "/gcp") { name } }`);
+      expect(lookup.errors?.[0]).toMatchObject({ extensions: { code: "NOT_FOUND" } });
+      // A list filtered to such a namespace is refused alike, not silently empty.
+      const list = (r: RegistryClient, namespace: string) =>
+        r.request(`query ($ns: String) { streams(filter: { namespace: $ns }) { totalCount } }`, {
+          ns: namespace,
+        });
+      expect((await list(at("/"), "/gcp")).errors?.[0]).toMatchObject({
+        extensions: { code: "NOT_FOUND", field: ["filter", "namespace"] },
+      });
+      expect((await list(at("/aws"), "/mpaas")).errors?.[0]).toMatchObject({
+        extensions: { code: "INVALID_INPUT", field: ["filter", "namespace"] },
+      });
+      expect((await list(at("/aws"), "/")).errors).toBeUndefined();
+    });
+
+    it("lists the whole subtree at the root, live: each item once, in tree order, paged and filtered", async () => {
+      const root = at("/");
+      const made: [string, string][] = [["/aws/us-reg1-xyz", "widgets_v0"]];
+      for (const [ns, names] of [
+        ["/", ["root_s"]],
+        ["/aws", ["aws_a", "aws_b"]],
+        ["/aws/us-reg1-xyz", ["xyz_a", "xyz_b", "xyz_c"]],
+        ["/mpaas/us-aus1-dc01", ["dc01_a", "dc01_b"]],
+      ] as const) {
+        for (const name of names) {
+          await mutate(root, CREATE_STREAM, { input: { name, namespace: ns } });
+          made.push([ns, name]);
+        }
+      }
+      // Tree order: a registry's own streams by name, then each child's subtree, children by name.
+      const order = ["/", "/aws", "/aws/us-reg1-xyz", "/mpaas", "/mpaas/us-aus1-dc01"];
+      const expected = made
+        .sort(([a, x], [b, y]) => order.indexOf(a) - order.indexOf(b) || x.localeCompare(y))
+        .map(([ns, name]) => `${ns} ${name}`);
+      const seen: string[] = [];
+      let after: string | null = null;
+      let pages = 0;
+      for (;;) {
+        const page: StreamPage = await root.query<StreamPage>(STREAMS_PAGE, { first: 2, after });
+        seen.push(...page.streams.nodes.map((s) => `${s.namespace} ${s.name}`));
+        if (pages++ === 1) {
+          // Added while paging, in a namespace not reached yet: it shows, once.
+          await mutate(root, CREATE_STREAM, {
+            input: { name: "dc01_late", namespace: "/mpaas/us-aus1-dc01" },
+          });
+          expected.push("/mpaas/us-aus1-dc01 dc01_late");
+        }
+        if (!page.streams.pageInfo.hasNextPage) break;
+        after = page.streams.pageInfo.endCursor;
+      }
+      expect(seen).toEqual(expected);
+      expect(pages).toBe(Math.ceil(expected.length / 2));
+      expect((await root.query<StreamPage>(STREAMS_PAGE, { first: 0 })).streams.totalCount).toBe(
+        expected.length,
+      );
+      // Only /aws and below: the root asks /aws alone.
+      const aws = await root.query<StreamPage>(STREAMS_PAGE, { first: 50, filter: { namespace: "/aws" } });
+      expect(aws.streams.nodes.map((s) => `${s.namespace} ${s.name}`)).toEqual(
+        expected.filter((line) => line.startsWith("/aws")),
+      );
+      expect(aws.streams.totalCount).toBe(6);
+      const deep = await root.query<StreamPage>(STREAMS_PAGE, {
+        first: 50,
+        filter: { namespace: "/aws/us-reg1-xyz", nameStartsWith: "xyz_" },
+      });
+      expect(deep.streams.nodes.map((s) => s.name)).toEqual(["xyz_a", "xyz_b", "xyz_c"]);
+      // Bindings and clusters of the subtree, with their namespaces.
+      const rest = await root.query<{
+        clusters: { nodes: { namespace: string; name: string }[] };
+        bindings: { nodes: { fqn: string }[] };
+      }>(`{ clusters { nodes { namespace name } } bindings { nodes { fqn } } }`);
+      expect(rest.clusters.nodes).toEqual([{ namespace: "/aws/us-reg1-xyz", name: "cluster001" }]);
+      expect(rest.bindings.nodes).toEqual([{ fqn: "/aws/us-reg1-xyz/cluster001/widgets_v0" }]);
+      const bad = await root.request(`{ streams(after: "subtree:nonsense") { totalCount } }`);
+      expect(bad.errors?.[0]).toMatchObject({ extensions: { code: "INVALID_INPUT", field: ["after"] } });
+    });
+
+    it("resolves entity keys at the root by their owners, one _entities request per child", async () => {
+      const forwardedTo = (path: string) =>
+        at(path)
+          .logs()
+          .filter((line) => line.includes('"operationName":"Forwarded_entities"')).length;
+      const before = [forwardedTo("/aws"), forwardedTo("/aws/us-reg1-xyz"), forwardedTo("/mpaas")];
+      const { _entities } = await at("/").query<{ _entities: unknown[] }>(
+        `query ($representations: [_Any!]!) {
+          _entities(representations: $representations) {
+            __typename
+            ... on Stream { namespace name }
+            ... on Binding { fqn isDefault }
+            ... on Cluster { namespace name }
+            ... on Namespace { path }
+          }
+        }`,
+        {
+          representations: [
+            { __typename: "Stream", namespace: "/aws/us-reg1-xyz", name: "widgets_v0" },
+            { __typename: "Stream", namespace: "/", name: "root_s" },
+            { __typename: "Binding", fqn: "/aws/us-reg1-xyz/cluster001/widgets_v0" },
+            { __typename: "Cluster", namespace: "/mpaas", name: "no_such_cluster" },
+            { __typename: "Namespace", path: "/aws" },
+            { __typename: "Stream", namespace: "/gcp", name: "x" },
+            { __typename: "Cluster", namespace: "/aws/us-reg1-xyz", name: "cluster001" },
+          ],
+        },
+      );
+      expect(_entities).toEqual([
+        { __typename: "Stream", namespace: "/aws/us-reg1-xyz", name: "widgets_v0" },
+        { __typename: "Stream", namespace: "/", name: "root_s" },
+        { __typename: "Binding", fqn: "/aws/us-reg1-xyz/cluster001/widgets_v0", isDefault: true },
+        null,
+        { __typename: "Namespace", path: "/aws" },
+        null,
+        { __typename: "Cluster", namespace: "/aws/us-reg1-xyz", name: "cluster001" },
+      ]);
+      // /aws got its four in one request, and passed the leaf's three on in one; /mpaas its one.
+      await eventually(
+        async () => {
+          const after = [forwardedTo("/aws"), forwardedTo("/aws/us-reg1-xyz"), forwardedTo("/mpaas")];
+          return after.every((count, i) => count === before[i]! + 1) ? true : undefined;
+        },
+        5_000,
+        "the request log lines",
+      );
+    });
+
+    it("answers a list at the root with the others' items while a leaf is stopped, naming the leaf", async () => {
+      const [root, leaf] = [at("/"), at("/aws/us-reg1-xyz")];
+      await leaf.stop();
+      onTestFinished(() => leaf.start());
+      // A list at the root is the others' items, with an error naming the namespace left out.
+      const partial = await root.request<StreamPage>(STREAMS_PAGE, { first: 100 });
+      expect(partial.errors).toEqual([
+        expect.objectContaining({
+          path: ["streams"],
+          extensions: expect.objectContaining({ code: "CHILD_UNAVAILABLE", namespace: "/aws/us-reg1-xyz" }),
+        }),
+      ]);
+      const namespaces = new Set(partial.data?.streams.nodes.map((s) => s.namespace));
+      expect([...namespaces]).toEqual(["/", "/aws", "/mpaas/us-aus1-dc01"]);
+      // What is sent to it through the root fails as unavailable, naming its namespace.
+      const unavailable = await root.request(
+        `{ stream(name: "widgets_v0", namespace: "/aws/us-reg1-xyz") { name } }`,
+      );
+      expect(unavailable.errors?.[0]).toMatchObject({
+        message: expect.stringContaining("cannot be reached"),
+        extensions: { code: "CHILD_UNAVAILABLE", namespace: "/aws/us-reg1-xyz" },
+      });
+    });
+
+    it("names a child that hangs below a healthy one, and still lists the healthy one's items", async () => {
+      // A child of /aws that takes every request and never answers.
+      const hung = createServer(() => {});
+      await new Promise<void>((resolve) => hung.listen(0, "127.0.0.1", resolve));
+      const url = `http://127.0.0.1:${(hung.address() as AddressInfo).port}/graphql`;
+      const sdl = (await at("/aws").query<{ _service: { sdl: string } }>(`{ _service { sdl } }`))._service
+        .sdl;
+      const input = { registryId: randomUUID(), name: "hung", url, version: "0.1.0", sdl, token: TREE_TOKEN };
+      const { credential } = await mutate<{ credential: string }>(
+        at("/aws"),
+        `mutation ($input: RegisterChildRegistryInput!) {
+          registerChildRegistry(input: $input) { credential userErrors { code field message } } }`,
+        { input },
+      );
+      onTestFinished(async () => {
+        await mutate(
+          at("/aws"),
+          `mutation ($input: UnregisterChildRegistryInput!) {
+            unregisterChildRegistry(input: $input) { child { path } userErrors { code field message } } }`,
+          { input: { registryId: input.registryId, token: TREE_TOKEN, credential } },
+        );
+        hung.closeAllConnections();
+        await new Promise<void>((resolve) => hung.close(() => resolve()));
+      });
+      // /aws waits for it a margin less than the root waits for /aws: /aws answers, naming it.
+      const answer = await at("/").request<StreamPage>(STREAMS_PAGE, { first: 100 });
+      expect(answer.errors).toEqual([
+        expect.objectContaining({
+          extensions: expect.objectContaining({ code: "CHILD_UNAVAILABLE", namespace: "/aws/hung" }),
+        }),
+      ]);
+      const namespaces = new Set(answer.data?.streams.nodes.map((s) => s.namespace));
+      expect(namespaces).toContain("/aws");
+      expect(namespaces).toContain("/aws/us-reg1-xyz");
+    });
+  },
+);
