@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { NO_CLUSTER_PRESETS, readClusterPresets, type ClusterPresets } from "./cluster-presets.ts";
+import type { IndexFollowerConfig } from "./discovery/index-follower.ts";
 import { DEFAULT_QUERY_LIMITS, type QueryLimits } from "./graphql/guards/query-limits.ts";
 
 /** Everything a registry process can be told, read from the environment at start-up. */
@@ -19,6 +20,8 @@ export interface RegistryConfig {
   logLevel: string;
   reconciler: ReconcilerConfig;
   health: HealthConfig;
+  /** How the discovery index follows the children's change feeds. */
+  index: IndexFollowerConfig;
   /** What one GraphQL request may ask; see docs/api.md "Query limits". */
   queryLimits: QueryLimits;
   /** How long SIGTERM waits for in-flight requests and reconciles before giving up. */
@@ -77,6 +80,9 @@ const envSchema = z.object({
   RECONCILER_RESYNC_CONCURRENCY: int(1).default(4),
   RECONCILER_BATCH_SIZE: int(1).default(100),
   REGISTRY_HEALTH_INTERVAL_MS: int(0).default(30_000),
+  REGISTRY_INDEX_POLL_MS: int(0).default(250),
+  // One less than the largest page: the last entry indexed is read again with each page.
+  REGISTRY_INDEX_PAGE_SIZE: int(1).max(499).default(250),
   REGISTRY_HEALTH_TIMEOUT_MS: int(1).default(10_000),
   REGISTRY_HEALTH_CONCURRENCY: int(1).default(4),
   SHUTDOWN_TIMEOUT_MS: int(0).default(10_000),
@@ -135,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       timeoutMs: e.REGISTRY_HEALTH_TIMEOUT_MS,
       concurrency: e.REGISTRY_HEALTH_CONCURRENCY,
     },
+    index: { pollMs: e.REGISTRY_INDEX_POLL_MS, pageSize: e.REGISTRY_INDEX_PAGE_SIZE },
     queryLimits: {
       maxDepth: e.QUERY_MAX_DEPTH,
       maxAliases: e.QUERY_MAX_ALIASES,

@@ -19,6 +19,7 @@ import { createHttpServer } from "./http/server.ts";
 import { childProbes } from "./health/child-probes.ts";
 import { clusterProbes } from "./health/cluster-probes.ts";
 import { HealthMonitor } from "./health/health-monitor.ts";
+import { IndexFollower } from "./discovery/index-follower.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { MigrationGuard } from "./migration-guard.ts";
 import { builtInProviders } from "./providers/built-in.ts";
@@ -105,12 +106,14 @@ export async function startRegistry(
       self,
       enrollmentToken: config.enrollmentToken,
     });
+    const schema = buildSchema(providers.isSecret);
+    const index = new IndexFollower(db, services.children.calls, schema, config.index, logger);
     const health = new HealthMonitor([clusterProbes(deps), childProbes(deps)], config.health, logger);
     const resync = new Resync(deps, handlers, config.reconciler, logger);
     const migrations = new MigrationGuard(db, logger);
 
     const apollo = new ApolloServer<GraphQLContext>({
-      schema: buildSchema(providers.isSecret),
+      schema,
       formatError: createErrorFormatter(config.production),
       includeStacktraceInErrorResponses: false,
       // Compact JSON: Apollo's default indents every response, which makes a page of streams
@@ -171,6 +174,7 @@ export async function startRegistry(
     reconciler.start();
     resync.start();
     health.start();
+    index.start();
     identity.start();
     logger.info({ url, namespace: identity.path, providers: providers.kinds() }, "registry started");
 
@@ -188,6 +192,7 @@ export async function startRegistry(
         await Promise.all([
           identity.stop(),
           health.stop(config.shutdownTimeoutMs),
+          index.stop(config.shutdownTimeoutMs),
           resync.stop(config.shutdownTimeoutMs),
           reconciler.stop(config.shutdownTimeoutMs),
         ]);

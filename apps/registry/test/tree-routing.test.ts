@@ -189,7 +189,9 @@ describe(
       const rest = await root.query<{
         clusters: { nodes: { namespace: string; name: string }[] };
         bindings: { nodes: { fqn: string }[] };
-      }>(`{ clusters { nodes { namespace name } } bindings { nodes { fqn } } }`);
+      }>(
+        `{ clusters(consistency: LIVE) { nodes { namespace name } } bindings(consistency: LIVE) { nodes { fqn } } }`,
+      );
       expect(rest.clusters.nodes).toEqual([{ namespace: "/aws/us-reg1-xyz", name: "cluster001" }]);
       expect(rest.bindings.nodes).toEqual([{ fqn: "/aws/us-reg1-xyz/cluster001/widgets_v0" }]);
       const bad = await root.request(`{ streams(after: "subtree:nonsense") { totalCount } }`);

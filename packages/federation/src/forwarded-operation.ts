@@ -85,7 +85,7 @@ export function childPageOperation(
 ): ForwardedOperation {
   const template = parse(`query Subtree_${info.fieldName}(
       $subtreeFilter: ${filterType}, $subtreeFirst: Int, $subtreeAfter: String) {
-    page: ${info.fieldName}(filter: $subtreeFilter, first: $subtreeFirst, after: $subtreeAfter) {
+    page: ${info.fieldName}(filter: $subtreeFilter, first: $subtreeFirst, after: $subtreeAfter, consistency: LIVE) {
       totalCount pageInfo { hasNextPage } edges { cursor node { __typename } }
     }
   }`);

@@ -1,5 +1,6 @@
 export * from "./child-calls.ts";
 export * from "./forwarded-operation.ts";
+export * from "./index-feed.ts";
 export * from "./registration.ts";
 export * from "./remote-objects.ts";
 export * from "./remote-registry.ts";

@@ -11,6 +11,11 @@ export interface Change {
   actor: string;
   at: Date;
   data: unknown;
+  /**
+   * Of a namespace below this registry's, which its discovery index followed: the path below
+   * ("us-reg1-xyz/dc1"); null for the registry's own entries.
+   */
+  namespaceBelow: string | null;
 }
 
 /** Taken only by readers numbering the log; writers never wait on it. Prisma Migrate's is 72707369. */
@@ -35,9 +40,13 @@ export async function listChanges(
   return rows.map((row) => ({ ...row, seq: row.seq! }));
 }
 
-/** How many entries are numbered (what `listChanges` can return). */
-export function countChanges(prisma: PrismaClient): Promise<number> {
-  return prisma.change.count({ where: { seq: { not: null } } });
+/**
+ * How many entries are numbered (what `listChanges` can return): the highest number, since numbers
+ * are dense from 1, read from the index on `seq` instead of counting the log.
+ */
+export async function countChanges(prisma: PrismaClient): Promise<number> {
+  const { _max } = await prisma.change.aggregate({ _max: { seq: true } });
+  return Number(_max.seq ?? 0n);
 }
 
 /**
@@ -71,4 +80,5 @@ const CHANGE_COLUMNS = {
   actor: true,
   at: true,
   data: true,
+  namespaceBelow: true,
 } as const;

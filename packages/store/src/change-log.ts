@@ -5,10 +5,12 @@ export interface ChangeRecord {
   /** "cluster", "stream", or a realized resource's kind ("binding", ...). */
   entityType: string;
   entityKey: string;
-  action: "created" | "updated" | "deleted" | "delete-requested" | "status" | "became-default";
+  action: "created" | "updated" | "deleted" | "delete-requested" | "status" | "became-default" | "dropped";
   generation: number;
   actor: string;
   data?: Prisma.InputJsonValue;
+  /** Of a namespace below this registry's: its path below (an entry of the discovery index). */
+  below?: string;
 }
 
 /**
@@ -18,9 +20,10 @@ export interface ChangeRecord {
  */
 export function changeInsertSql(change: ChangeRecord, from: Prisma.Sql = Prisma.empty): Prisma.Sql {
   return Prisma.sql`
-    INSERT INTO change (entity_type, entity_key, action, generation, actor, at, data)
+    INSERT INTO change (entity_type, entity_key, action, generation, actor, at, data, namespace_below)
     SELECT ${change.entityType}, ${change.entityKey}, ${change.action}, ${change.generation}::int,
-      ${change.actor}, ${new Date()}, ${JSON.stringify(change.data ?? {})}::jsonb ${from}`;
+      ${change.actor}, ${new Date()}, ${JSON.stringify(change.data ?? {})}::jsonb,
+      ${change.below ?? null} ${from}`;
 }
 
 /** Appends to the ordered change log; always inside the transaction that made the change. */

@@ -1,6 +1,7 @@
 import type { Db } from "./db.ts";
 import type { HealthProbe } from "./cluster-health.ts";
 import { recordChange } from "./change-log.ts";
+import { resetChildIndex } from "./discovery-index.ts";
 import { lockRegistrySettings } from "./registry-settings.ts";
 import type { Tx } from "./transaction.ts";
 
@@ -93,7 +94,8 @@ export type RegistrationRefusal =
  * SHA-256 `credentialHash` is compared): nobody else can move it or take its name. A new one is
  * stored with `newCredentialHash`. Registrations are applied one at a time (the settings row is
  * locked), so the checks hold. A change-log entry ("child_registry", keyed by its path) when it is
- * new or something changed; registering again as it was writes nothing.
+ * new or something changed; registering again as it was writes nothing. A child that takes
+ * another name, or leaves, is dropped from the discovery index (`resetChildIndex`).
  */
 export async function registerChildRegistry(
   tx: Tx,
@@ -117,6 +119,9 @@ export async function registerChildRegistry(
     existing.sdl === child.sdl &&
     existing.version === child.version;
   if (!same) {
+    // Under another name, its rows would sit under the old one: the index starts it over.
+    if (existing && existing.name !== child.name)
+      await resetChildIndex(tx, existing.id, existing.name, actor);
     await tx.childRegistry.upsert({
       where: { registryId: child.registryId },
       create: { ...child, credentialHash: credentials.newHash },
@@ -153,6 +158,7 @@ export async function unregisterChildRegistry(
     select: { credentialHash: true },
   }))!;
   if (credentialHash !== shownHash) return "credential";
+  await resetChildIndex(tx, child.id, child.name, actor);
   await tx.childRegistry.delete({ where: { id: child.id } });
   await recordChange(tx, {
     entityType: "child_registry",

@@ -11,7 +11,21 @@ export interface ConnectionModel<T> {
   };
   /** Counted only when asked for (GraphQL's default resolver calls it). */
   totalCount: () => Promise<number>;
+  /** How far behind its children the discovery index that answered is; none for a live answer. */
+  lag: () => Promise<IndexLagModel[]>;
 }
+
+/** The API's IndexLag. */
+export interface IndexLagModel {
+  namespace: string;
+  entriesBehind: number;
+  secondsBehind: number;
+  syncedAt: Date | null;
+  lastError: string | null;
+}
+
+/** The lag of a live answer. */
+const noLag = async (): Promise<IndexLagModel[]> => [];
 
 /** A Relay connection for a page. */
 export function toConnection<T>(page: Page<T>): ConnectionModel<T> {
@@ -25,5 +39,6 @@ export function toConnection<T>(page: Page<T>): ConnectionModel<T> {
       endCursor: page.items.at(-1)?.cursor ?? null,
     },
     totalCount: page.totalCount,
+    lag: noLag,
   };
 }

@@ -8,8 +8,12 @@ import {
   findClustersByNames,
   findStreamsByIds,
   findStreamsByNames,
+  findIndexed,
+  findIndexedBindingsOf,
   type BindingOnCluster,
   type Db,
+  type IndexedEntry,
+  type IndexKey,
 } from "@stream-registry/store";
 import type { BindingObservationModel } from "./models.ts";
 
@@ -23,6 +27,16 @@ export interface Loaders {
   bindingsByClusterId: DataLoader<string, Binding[]>;
   healthByClusterId: DataLoader<string, ClusterHealth | undefined>;
   observationByBindingId: DataLoader<string, BindingObservationModel | undefined>;
+  /** The discovery index's rows (indexed-objects.ts): by key, and the bindings of a stream or cluster. */
+  indexedEntry: DataLoader<IndexKey, IndexedEntry | undefined, string>;
+  indexedBindingsOfStream: DataLoader<IndexedOwner, IndexedEntry[], string>;
+  indexedBindingsOfCluster: DataLoader<IndexedOwner, IndexedEntry[], string>;
+}
+
+/** A stream or cluster of the index: its namespace below this registry's, and its name. */
+interface IndexedOwner {
+  namespace: string;
+  name: string;
 }
 
 export function createLoaders(db: Db): Loaders {
@@ -58,7 +72,22 @@ export function createLoaders(db: Db): Loaders {
   const observationByBindingId = new DataLoader<string, BindingObservationModel | undefined>(async (ids) =>
     byKey(ids, await findObservations(db, ids), (o) => o.bindingId),
   );
+  const indexedEntry = new DataLoader<IndexKey, IndexedEntry | undefined, string>(
+    async (keys) => byKey(keys.map(indexKeyId), await findIndexed(db, keys), indexKeyId),
+    { cacheKeyFn: indexKeyId },
+  );
+  const indexedBindingsOf = (of: "stream" | "cluster") =>
+    new DataLoader<IndexedOwner, IndexedEntry[], string>(
+      async (owners) =>
+        groupBy(owners.map(ownerId), await findIndexedBindingsOf(db, of, owners), (b) =>
+          ownerId({ namespace: b.namespace, name: of === "stream" ? b.name : b.cluster }),
+        ),
+      { cacheKeyFn: ownerId },
+    );
   return {
+    indexedEntry,
+    indexedBindingsOfStream: indexedBindingsOf("stream"),
+    indexedBindingsOfCluster: indexedBindingsOf("cluster"),
     clusterById,
     clusterByName,
     streamById,
@@ -97,4 +126,12 @@ function groupBy<T>(keys: readonly string[], rows: T[], key: (row: T) => string)
   const groups = new Map<string, T[]>(keys.map((k) => [k, []]));
   for (const row of rows) groups.get(key(row))?.push(row);
   return keys.map((k) => groups.get(k) ?? []);
+}
+
+function indexKeyId(key: IndexKey): string {
+  return JSON.stringify([key.kind, key.namespace, key.name, key.cluster]);
+}
+
+function ownerId(owner: IndexedOwner): string {
+  return JSON.stringify([owner.namespace, owner.name]);
 }

@@ -7,6 +7,7 @@ import type { Resolvers } from "../generated/resolvers-types.ts";
 import { redactChangeData } from "../services/change-data.ts";
 import { passThroughRemote } from "@stream-registry/federation";
 import { guardEntities } from "./guards/entities-guard.ts";
+import { serveIndexed } from "./indexed-objects.ts";
 import { routeEntities } from "./routed-entities.ts";
 import { resolvers } from "./resolvers/index.ts";
 import { configMapsScalar } from "./scalars.ts";
@@ -30,7 +31,9 @@ export function buildSchema(secrets: SecretKeyRule): GraphQLSchema {
   };
   // The generated Resolvers type is checked against schema.graphql; Apollo's own map type is looser.
   // Representations are checked (guardEntities) before they are routed to their owners.
+  // Objects another registry answered (passThroughRemote) or the discovery index holds
+  // (serveIndexed) resolve from what they hold; this registry's own rows by its resolvers.
   return passThroughRemote(
-    guardEntities(routeEntities(buildSubgraphSchema({ typeDefs, resolvers: all as never }))),
+    serveIndexed(guardEntities(routeEntities(buildSubgraphSchema({ typeDefs, resolvers: all as never })))),
   );
 }

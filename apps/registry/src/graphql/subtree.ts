@@ -8,7 +8,8 @@ import {
   type SubtreePosition,
 } from "@stream-registry/federation";
 import { getNamedType, isObjectType, Kind, type GraphQLOutputType, type GraphQLResolveInfo } from "graphql";
-import type { ConnectionModel } from "./connection.ts";
+import { toConnection, type ConnectionModel } from "./connection.ts";
+import { indexedConnection, INDEX_SOURCE } from "./indexed-list.ts";
 import { childErrorEntry, pathOf } from "./child-errors.ts";
 import type { GraphQLContext } from "./context.ts";
 import { childCall, MAX_HOPS } from "./child-calls.ts";
@@ -18,7 +19,11 @@ export interface SubtreeArgs<F> {
   filter?: (F & { namespace?: string | null }) | null;
   first?: number | null;
   after?: string | null;
+  consistency?: "INDEX" | "LIVE" | null;
 }
+
+/** The index's kind of each list's filter type. */
+const KINDS = { ClusterFilter: "cluster", StreamFilter: "stream", BindingFilter: "binding" } as const;
 
 /** One source of a subtree's items: this registry ("") or a child, in tree order. */
 interface Source {
@@ -34,8 +39,9 @@ interface SourcePage {
 }
 
 /**
- * A list field (streams, clusters, bindings) over this registry's whole subtree, as a live query:
- * its own items first, then each child's subtree (children by name, each asked concurrently, with
+ * A list field (streams, clusters, bindings) over this registry's whole subtree. By default, at a
+ * registry with children, answered from its discovery index (indexed-list.ts). As a live query
+ * (consistency LIVE): its own items first, then each child's subtree (children by name, each asked concurrently, with
  * the client's filter and node selection), so the order is stable and each namespace's items stay
  * together. A cursor holds the source it is in and that source's own cursor: paging returns every
  * item once, also while items are added. `filter.namespace` keeps the items of that namespace and
@@ -46,7 +52,7 @@ export async function subtreeConnection<F extends object, T>(
   info: GraphQLResolveInfo,
   context: GraphQLContext,
   args: SubtreeArgs<F>,
-  filterType: string,
+  filterType: keyof typeof KINDS,
   own: (filter: F | null, page: { first: number; after: string | null }) => Promise<ConnectionModel<T>>,
 ): Promise<ConnectionModel<T>> {
   const first = checkPageSize(args.first);
@@ -60,6 +66,20 @@ export async function subtreeConnection<F extends object, T>(
   const position = decodePosition(args.after);
   // An operation that went round a loop of registries lists this registry's own items alone.
   const children = context.hops >= MAX_HOPS ? [] : await context.services.children.routes();
+  const live = args.consistency === "LIVE";
+  if (position && position.source === INDEX_SOURCE && live) throw otherConsistency("INDEX");
+  if (!live && (children.length > 0 || position?.source === INDEX_SOURCE)) {
+    if (position && position.source !== "" && position.source !== INDEX_SOURCE)
+      throw otherConsistency("LIVE");
+    const list = {
+      kind: KINDS[filterType],
+      first,
+      filter: ownFilter,
+      namespace: namespace ?? undefined,
+      position,
+    };
+    return indexedConnection(context, list, own);
+  }
   // By code point, as cursors compare sources below, whatever the database's collation.
   children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const sources: Source[] = [
@@ -115,18 +135,21 @@ export async function subtreeConnection<F extends object, T>(
       break;
     }
   }
-  return {
-    edges: items,
-    nodes: items.map((item) => item.node),
-    pageInfo: {
-      hasNextPage,
-      hasPreviousPage: position !== undefined,
-      startCursor: items[0]?.cursor ?? null,
-      endCursor: items.at(-1)?.cursor ?? null,
-    },
+  return toConnection({
+    items,
+    hasNextPage,
+    hasPreviousPage: position !== undefined,
     totalCount: async () =>
       (await Promise.all(pages.map((page) => page.totalCount()))).reduce((a, b) => a + b, 0),
-  };
+  });
+}
+
+function otherConsistency(consistency: "INDEX" | "LIVE"): RegistryError {
+  return new RegistryError(
+    ErrorCode.INVALID_INPUT,
+    `after is a cursor of a list with consistency ${consistency}: page on with that consistency`,
+    ["after"],
+  );
 }
 
 function decodePosition(after: string | null | undefined): SubtreePosition | undefined {

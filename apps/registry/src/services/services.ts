@@ -3,6 +3,7 @@ import type { RegistryIdentity } from "../identity.ts";
 import { BindingService } from "./binding-service.ts";
 import { Catalog } from "./catalog.ts";
 import { ClusterService } from "./cluster-service.ts";
+import { DiscoveryIndex } from "./discovery-index-service.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { HealthService } from "./health-service.ts";
 import { ChildRegistryService, type SelfDescription } from "./child-registry-service.ts";
@@ -19,6 +20,7 @@ export interface Services {
   namespaces: NamespaceService;
   parent: ParentService;
   children: ChildRegistryService;
+  index: DiscoveryIndex;
 }
 
 export function createServices(
@@ -41,5 +43,6 @@ export function createServices(
     namespaces: new NamespaceService(deps, options.identity, parent),
     parent,
     children: new ChildRegistryService(deps, options.identity, options.self, options.enrollmentToken),
+    index: new DiscoveryIndex(deps),
   };
 }

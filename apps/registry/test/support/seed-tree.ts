@@ -59,8 +59,9 @@ export const DECLARE_CLUSTER = `mutation ($input: DeclareClusterInput!) {
   declareCluster(input: $input) { cluster { name } userErrors { code field message } } }`;
 export const CREATE_STREAM = `mutation ($input: CreateStreamInput!) {
   createStream(input: $input) { stream { name } userErrors { code field message } } }`;
-export const STREAMS_PAGE = `query ($first: Int, $after: String, $filter: StreamFilter) {
-  streams(first: $first, after: $after, filter: $filter) {
+/** A page of streams, live unless `consistency` says INDEX. */
+export const STREAMS_PAGE = `query ($first: Int, $after: String, $filter: StreamFilter, $consistency: Consistency = LIVE) {
+  streams(first: $first, after: $after, filter: $filter, consistency: $consistency) {
     totalCount pageInfo { hasNextPage endCursor } nodes { namespace name } } }`;
 export interface StreamPage {
   streams: {

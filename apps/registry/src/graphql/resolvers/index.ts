@@ -1,4 +1,5 @@
 import type { Resolvers } from "../../generated/resolvers-types.ts";
+import { absolutePath } from "../indexed-objects.ts";
 import { ConfigValueScalar, DateTimeScalar, JSONScalar } from "../scalars.ts";
 import { BindingType, Cluster, Namespace, ResourceStatus, Stream } from "./entities.ts";
 import { ChildRegistry, ParentRegistry } from "./hierarchy.ts";
@@ -16,7 +17,11 @@ export const resolvers: Resolvers = {
   ResourceStatus,
   ParentRegistry,
   ChildRegistry,
-  Change: { seq: (change) => change.seq.toString() },
+  Change: {
+    seq: (change) => change.seq.toString(),
+    namespace: (change, _, { namespace }) =>
+      change.namespaceBelow === null ? namespace : absolutePath(namespace, change.namespaceBelow),
+  },
   ConfigValue: ConfigValueScalar,
   DateTime: DateTimeScalar,
   JSON: JSONScalar,

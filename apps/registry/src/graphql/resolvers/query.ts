@@ -2,6 +2,7 @@ import type { QueryResolvers } from "../../generated/resolvers-types.ts";
 import { toConnection } from "../connection.ts";
 import { routed } from "../routed.ts";
 import { subtreeConnection } from "../subtree.ts";
+import { indexLag } from "../indexed-list.ts";
 import { hierarchyQueries } from "./hierarchy.ts";
 import { primeStreams } from "../loaders.ts";
 import { bindingByNames, clusterConnection, streamConnection } from "./lookups.ts";
@@ -31,4 +32,5 @@ export const Query: QueryResolvers = {
     }),
   changes: async (_, { first, after }, { services }) =>
     toConnection(await services.catalog.changes({ first, after })),
+  indexLag: (_, __, context) => indexLag(context, () => true),
 };

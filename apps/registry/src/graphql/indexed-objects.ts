@@ -1,0 +1,131 @@
+import { ErrorCode, formatFqn, namespacePath, RegistryError } from "@stream-registry/core";
+import type { IndexedEntry, IndexKey } from "@stream-registry/store";
+import {
+  defaultFieldResolver,
+  getNamedType,
+  isLeafType,
+  isObjectType,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+} from "graphql";
+import type { GraphQLContext } from "./context.ts";
+
+/** Marks an object the discovery index answered: its fields are the document its owner gave. */
+const INDEXED = Symbol("stream-registry.indexed");
+
+interface IndexedObject {
+  [INDEXED]: { key: IndexKey; doc: Record<string, unknown> };
+}
+
+function isIndexed(value: unknown): value is IndexedObject {
+  return typeof value === "object" && value !== null && INDEXED in value;
+}
+
+/** A row of the index as a value of its type (Stream, Cluster, Binding). */
+export function indexedObject(entry: IndexedEntry): unknown {
+  const { doc, ...key } = entry;
+  return { [INDEXED]: { key, doc } } satisfies IndexedObject;
+}
+
+/** The absolute path of a namespace below this registry's (`below`: "us-reg1-xyz/dc1"). */
+export function absolutePath(own: string, below: string): string {
+  return below.split("/").reduce((path, segment) => namespacePath(segment, path), own);
+}
+
+type Relation = (key: IndexKey, args: Record<string, unknown>, context: GraphQLContext) => unknown;
+
+/**
+ * The fields of an indexed object that are not in its document: where it is (its namespace, a
+ * binding's fqn, named by the path the row is under now), and the other entities it refers to,
+ * which are rows of the index of their own.
+ */
+const RELATIONS: Record<string, Record<string, Relation>> = {
+  Stream: {
+    namespace: (key, _, { namespace }) => absolutePath(namespace, key.namespace),
+    bindings: (key, _, context) => bindingsOf(context, "stream", key),
+    defaultBinding: async (key, _, context) => {
+      const binding = (await indexedBindings(context, "stream", key)).find((b) => b.isDefault);
+      return binding ? indexedObject(binding) : null;
+    },
+    effectiveConfig: async (key, { cluster }, context) => {
+      const bindings = await indexedBindings(context, "stream", key);
+      const binding = bindings.find((b) => (cluster ? b.cluster === cluster : b.isDefault));
+      if (!binding) {
+        const where = cluster ? `no binding on cluster "${String(cluster)}"` : "no bindings";
+        throw new RegistryError(
+          ErrorCode.NOT_FOUND,
+          `stream "${key.name}" has ${where}`,
+          cluster ? ["cluster"] : [],
+        );
+      }
+      return nested(binding, binding.doc.effectiveConfig);
+    },
+  },
+  Cluster: {
+    namespace: (key, _, { namespace }) => absolutePath(namespace, key.namespace),
+    bindings: (key, _, context) => bindingsOf(context, "cluster", key),
+  },
+  Binding: {
+    fqn: (key, _, { namespace }) => formatFqn(absolutePath(namespace, key.namespace), key.cluster, key.name),
+    stream: (key, _, context) =>
+      referred(context, { kind: "stream", namespace: key.namespace, name: key.name, cluster: "" }),
+    cluster: (key, _, context) =>
+      referred(context, { kind: "cluster", namespace: key.namespace, name: key.cluster, cluster: "" }),
+  },
+};
+
+/**
+ * Makes every field of every object type resolve an indexed object from its document (nested
+ * objects too) or by its relation, and anything else as before.
+ */
+export function serveIndexed(schema: GraphQLSchema): GraphQLSchema {
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith("__")) continue;
+    for (const field of Object.values(type.getFields())) {
+      const own = field.resolve ?? defaultFieldResolver;
+      const relation = RELATIONS[type.name]?.[field.name];
+      field.resolve = (source, args, context: GraphQLContext, info: GraphQLResolveInfo) => {
+        if (!isIndexed(source)) return own(source, args, context, info);
+        const { key, doc } = source[INDEXED];
+        if (relation) return relation(key, args, context);
+        const value = doc[field.name];
+        return isLeafType(getNamedType(field.type)) ? value : nestedValue(key, value);
+      };
+    }
+  }
+  return schema;
+}
+
+function nested(entry: IndexedEntry, value: unknown): unknown {
+  const { doc: _doc, ...key } = entry;
+  return nestedValue(key, value);
+}
+
+function nestedValue(key: IndexKey, value: unknown): unknown {
+  if (value === null || value === undefined) return value;
+  if (Array.isArray(value)) return value.map((item) => nestedValue(key, item));
+  return { [INDEXED]: { key, doc: value as Record<string, unknown> } } satisfies IndexedObject;
+}
+
+function indexedBindings(
+  context: GraphQLContext,
+  of: "stream" | "cluster",
+  key: IndexKey,
+): Promise<IndexedEntry[]> {
+  const loader =
+    of === "stream" ? context.loaders.indexedBindingsOfStream : context.loaders.indexedBindingsOfCluster;
+  return loader.load({ namespace: key.namespace, name: key.name });
+}
+
+async function bindingsOf(
+  context: GraphQLContext,
+  of: "stream" | "cluster",
+  key: IndexKey,
+): Promise<unknown[]> {
+  return (await indexedBindings(context, of, key)).map(indexedObject);
+}
+
+async function referred(context: GraphQLContext, key: IndexKey): Promise<unknown> {
+  const entry = await context.loaders.indexedEntry.load(key);
+  return entry ? indexedObject(entry) : null;
+}

@@ -1,0 +1,71 @@
+import { checkPageSize } from "@stream-registry/core";
+import {
+  countIndexed,
+  listIndexed,
+  listIndexFollows,
+  type IndexedEntry,
+  type IndexedKind,
+  type IndexFilter,
+  type IndexPosition,
+} from "@stream-registry/store";
+import type { ServiceDeps } from "./deps.ts";
+
+/** How far behind one child the index is (the API's IndexLag). */
+export interface IndexLag {
+  /** The child's namespace below this registry's (its name). */
+  below: string;
+  entriesBehind: number;
+  secondsBehind: number;
+  syncedAt: Date | null;
+  lastError: string | null;
+}
+
+/**
+ * Reads of the aggregated discovery index (store/discovery-index.ts; the follower in
+ * discovery/index-follower.ts writes it): pages of its rows, their count, and each child's lag.
+ */
+export class DiscoveryIndex {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  /** A page of `kind`'s rows after `after`: `first` of them, and whether there are more. */
+  async page(
+    kind: IndexedKind,
+    filter: IndexFilter,
+    first: number,
+    after: IndexPosition | undefined,
+  ): Promise<{ rows: IndexedEntry[]; hasNextPage: boolean }> {
+    checkPageSize(first);
+    const rows = await listIndexed(this.deps.db.prisma, kind, filter, { after, limit: first + 1 });
+    return { rows: rows.slice(0, first), hasNextPage: rows.length > first };
+  }
+
+  count(kind: IndexedKind, filter: IndexFilter): Promise<number> {
+    return countIndexed(this.deps.db.prisma, kind, filter);
+  }
+
+  /**
+   * The lag of each child, and of each registry below it as that child's index reported it at the
+   * last read (what it reported, plus the time since), those `keep` keeps, in tree order.
+   */
+  async lag(keep: (below: string) => boolean, now = Date.now()): Promise<IndexLag[]> {
+    const follows = await listIndexFollows(this.deps.db.prisma);
+    return follows.flatMap((follow) => {
+      const behind = follow.latestSeq - follow.seq;
+      const since = (follow.caughtUpAt ?? follow.registeredAt).getTime();
+      const age = follow.readAt ? Math.max(0, now - follow.readAt.getTime()) / 1000 : 0;
+      const own: IndexLag = {
+        below: follow.name,
+        entriesBehind: Number(behind > 0n ? behind : 0n),
+        secondsBehind: Math.max(0, now - since) / 1000,
+        syncedAt: follow.caughtUpAt,
+        lastError: follow.lastError,
+      };
+      const below = follow.descendantLag.map((lag) => ({
+        ...lag,
+        secondsBehind: lag.secondsBehind + age,
+        syncedAt: lag.syncedAt === null ? null : new Date(lag.syncedAt),
+      }));
+      return [own, ...below].filter((lag) => keep(lag.below));
+    });
+  }
+}

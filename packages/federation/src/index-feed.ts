@@ -1,0 +1,103 @@
+import {
+  getNamedType,
+  isLeafType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  type GraphQLField,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+} from "graphql";
+
+/**
+ * What a parent reads to index a child: a page of its change feed, and the objects its own
+ * entries name, as it renders them now. The child's own entries carry no object (their data is
+ * the desired state written); the entries of its children's namespaces carry what it indexed.
+ */
+
+/** One entry of a registry's change feed. */
+export interface FeedEntry {
+  seq: string;
+  namespace: string;
+  entityType: string;
+  entityKey: string;
+  action: string;
+  generation: number;
+  actor: string;
+  at: string;
+  data: unknown;
+}
+
+/** How far behind one of its children a registry's index is (the API's IndexLag). */
+export interface FeedLag {
+  namespace: string;
+  entriesBehind: number;
+  secondsBehind: number;
+  syncedAt: string | null;
+  lastError: string | null;
+}
+
+export interface FeedAnswer {
+  registry: { id: string; namespace: string };
+  indexLag: FeedLag[];
+  changes: {
+    totalCount: number;
+    pageInfo: { hasNextPage: boolean };
+    edges: { node: FeedEntry }[];
+  };
+}
+
+/**
+ * A page of the feed with who answered it (a feed of another registry is another feed), and how
+ * far behind its own children the index of the registry that answered is.
+ */
+export const FEED_QUERY = `query IndexFeed($after: String, $first: Int!) {
+  registry { id namespace }
+  indexLag { namespace entriesBehind secondsBehind syncedAt lastError }
+  changes(after: $after, first: $first) {
+    totalCount
+    pageInfo { hasNextPage }
+    edges { node { seq namespace entityType entityKey action generation actor at data } }
+  }
+}`;
+
+/** The kinds the index holds: the entities a discovery query lists. */
+export const INDEXED_TYPES = { stream: "Stream", cluster: "Cluster", binding: "Binding" } as const;
+
+/**
+ * The query for the documents of entities by key: every field of Stream, Cluster and Binding
+ * that takes no argument and is not another entity (those are rows of their own), nested objects
+ * in full. Derived from the schema, so that a field added to the API is indexed with it.
+ */
+export function documentsQuery(schema: GraphQLSchema): string {
+  const fragments = Object.values(INDEXED_TYPES).map((name) => {
+    const type = schema.getType(name);
+    if (!isObjectType(type)) throw new Error(`${name} is not an object type of the schema`);
+    return `... on ${name} ${selection(type, new Set([name]))}`;
+  });
+  return `query IndexDocuments($representations: [_Any!]!) {
+  _entities(representations: $representations) { __typename ${fragments.join(" ")} }
+}`;
+}
+
+/** The fields an indexed document holds of `type`, by name. */
+function selection(type: GraphQLObjectType, seen: Set<string>): string {
+  const fields = Object.values(type.getFields()).flatMap((field) => {
+    const named = getNamedType(field.type);
+    if (field.args.length > 0 || isEntity(named) || isConnection(field)) return [];
+    if (isLeafType(named)) return [field.name];
+    if (!isObjectType(named) || seen.has(named.name)) return [];
+    return [`${field.name} ${selection(named, new Set([...seen, named.name]))}`];
+  });
+  return `{ ${fields.join(" ")} }`;
+}
+
+/** A type other registries resolve by key (`@key`): indexed on its own, never inside another. */
+function isEntity(type: ReturnType<typeof getNamedType>): boolean {
+  return isObjectType(type) && (type.astNode?.directives ?? []).some((d) => d.name.value === "key");
+}
+
+function isConnection(field: GraphQLField<unknown, unknown>): boolean {
+  const type = isNonNullType(field.type) ? field.type.ofType : field.type;
+  return !isListType(type) && getNamedType(type).name.endsWith("Connection");
+}
