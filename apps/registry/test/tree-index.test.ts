@@ -239,8 +239,18 @@ describe("the aggregated discovery index of a tree of registries", { timeout: 18
     } finally {
       await leaf.start();
     }
-    await createStreams(at("/"), "/aws/us-reg1-xyz", ["after_restart"]);
+    // /aws does not ask the leaf for up to 10 s after its breaker opened; then it does again.
+    await eventually(
+      () =>
+        createStreams(at("/"), "/aws/us-reg1-xyz", ["after_restart"]).then(
+          () => true,
+          () => undefined,
+        ),
+      30_000,
+      "the leaf to be asked again",
+    );
     await indexMatchesLive(root);
+    expect(await namesAt(root, "/aws/us-reg1-xyz")).toContain("/aws/us-reg1-xyz after_restart");
   });
 
   it("catches up a child that was down from its position, without reading its feed again", async () => {

@@ -1,0 +1,63 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, it, onTestFinished } from "vitest";
+import { ChildCalls } from "../src/child-calls.ts";
+import { RemoteRegistryError } from "../src/remote-registry.ts";
+
+/**
+ * A real HTTP server that hangs up on every request until `answering` is set, then answers as a
+ * GraphQL server; counts the requests that reached it.
+ */
+async function flakyChild(): Promise<{ url: string; requests: () => number; answer: () => void }> {
+  let requests = 0;
+  let answering = false;
+  const server = createServer((_, response) => {
+    requests++;
+    if (!answering) return void response.socket?.destroy();
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(JSON.stringify({ data: { ok: true } }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onTestFinished(() => {
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+  return { url, requests: () => requests, answer: () => void (answering = true) };
+}
+
+it("stops asking a child that did not answer five times in a row, and only that child", async () => {
+  const [dead, alive] = [await flakyChild(), await flakyChild()];
+  alive.answer();
+  const calls = new ChildCalls();
+  const call = (url: string) =>
+    calls.post(url, "{ ok }", {}, { timeoutMs: 2_000 }).catch((error: unknown) => error);
+  for (let i = 0; i < 5; i++) {
+    expect(await call(dead.url)).toMatchObject({ failure: "unreachable" });
+  }
+  expect(dead.requests()).toBe(5);
+  // Open: refused at once, without a request, saying why.
+  const refused = await call(dead.url);
+  expect(refused).toBeInstanceOf(RemoteRegistryError);
+  expect((refused as Error).message).toMatch(/did not answer 5 times in a row; not asked again for 10 s/);
+  expect(dead.requests()).toBe(5);
+  // Another child is asked as before.
+  expect(await call(alive.url)).toEqual({ data: { ok: true }, errors: [] });
+});
+
+it("counts an answer with errors as an answer, not a failure", async () => {
+  const calls = new ChildCalls();
+  const server = createServer((_, response) => {
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(JSON.stringify({ errors: [{ message: "refused" }] }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+  // Seven refusals in a row: each one asked, none turned into "not asked again".
+  for (let i = 0; i < 7; i++) {
+    expect(await calls.post(url, "{ ok }", {}, { timeoutMs: 2_000 })).toMatchObject({
+      errors: [{ message: "refused" }],
+    });
+  }
+});
