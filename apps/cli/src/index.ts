@@ -7,6 +7,7 @@
  */
 export { createSrctl, Srctl, DEFAULT_REGISTRY, DEFAULT_WAIT_TIMEOUT_MS } from "./srctl.ts";
 export type { RunOptions, RunReport, SrctlOptions } from "./srctl.ts";
+export type { Consistency } from "./consistency.ts";
 export type { StatementResult, StatementOutput, StatementSource, StatementError } from "./output/result.ts";
 export type { Warning } from "./client/execute.ts";
 export type { FetchLike } from "./client/graphql-client.ts";

@@ -3,6 +3,7 @@ import { Command, CommanderError, Option } from "commander";
 import { applyFiles } from "./commands/apply.ts";
 import { runInline } from "./commands/inline.ts";
 import { runRepl } from "./commands/repl.ts";
+import { CONSISTENCIES, DEFAULT_CONSISTENCY, parseConsistency } from "./consistency.ts";
 import { parseDuration } from "./duration.ts";
 import { asSrctlError, UsageError } from "./errors.ts";
 import { ExitCode, exitCodeHelp } from "./exit-codes.ts";
@@ -20,6 +21,7 @@ interface GlobalOptions {
   timeout?: string;
   continue?: boolean;
   actor?: string;
+  consistency?: string;
 }
 
 const examples = `
@@ -28,6 +30,7 @@ Examples:
   srctl apply -f streams.sql --wait                         run a file, wait until bindings are ONLINE
   srctl -e 'SHOW NAMESPACE;' --output json                  run statements given inline
   srctl -n /aws/us-reg1-xyz -e 'SHOW STREAMS;'              the streams of /aws/us-reg1-xyz and below it
+  srctl --consistency live -e 'SHOW STREAMS;'               ask every child registry now, not the index
 
 Statements (the seed's DDL; all of them in docs/ddl.md):
   DECLARE CLUSTER "c" [WITH PROVIDER "kafka"] [WITH CONFIG {...}]
@@ -37,10 +40,11 @@ Statements (the seed's DDL; all of them in docs/ddl.md):
       PRODUCER/CONSUMER CONFIG, UPDATE BINDING and DECLARE CLUSTER's CONFIG work alike
 
 Environment:
-  SRCTL_REGISTRY  default for --registry (else ${DEFAULT_REGISTRY})
-  SRCTL_NAMESPACE default for --namespace (else the registry's own; lists: its whole subtree)
-  SRCTL_ACTOR     default for --actor
-  SRCTL_HISTORY   REPL history file (default ~/.srctl_history; empty: no history)
+  SRCTL_REGISTRY    default for --registry (else ${DEFAULT_REGISTRY})
+  SRCTL_NAMESPACE   default for --namespace (else the registry's own; lists: its whole subtree)
+  SRCTL_ACTOR       default for --actor
+  SRCTL_CONSISTENCY default for --consistency (else ${DEFAULT_CONSISTENCY})
+  SRCTL_HISTORY     REPL history file (default ~/.srctl_history; empty: no history)
 
 ${exitCodeHelp}
 `;
@@ -70,6 +74,10 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     )
     .option("-c, --continue", "keep going after a failing statement, report all, exit non-zero")
     .option("--actor <name>", "who to name in the registry's change log (x-actor header)")
+    .option(
+      "--consistency <mode>",
+      `where lists come from: ${CONSISTENCIES.join(" (the registry's index of its children) or ")} (every child asked now) (default: ${DEFAULT_CONSISTENCY})`,
+    )
     .addHelpText("after", examples)
     .exitOverride()
     .configureOutput({
@@ -141,8 +149,15 @@ async function withSession(
     if (namespace !== undefined) checkNamespaceOption(namespace);
     const timeoutMs = options.timeout ? parseDuration(options.timeout, "--timeout") : DEFAULT_WAIT_TIMEOUT_MS;
     const actor = options.actor ?? io.env.SRCTL_ACTOR;
+    const consistency =
+      options.consistency !== undefined
+        ? parseConsistency(options.consistency, "--consistency")
+        : io.env.SRCTL_CONSISTENCY
+          ? parseConsistency(io.env.SRCTL_CONSISTENCY, "SRCTL_CONSISTENCY")
+          : DEFAULT_CONSISTENCY;
     const srctl = createSrctl({
       registry,
+      consistency,
       ...(namespace ? { namespace } : {}),
       ...(actor ? { headers: { "x-actor": actor } } : {}),
     });

@@ -2,11 +2,13 @@ import path from "node:path";
 import { DdlSyntaxError, parse, type Statement } from "@stream-registry/ddl";
 import { Capabilities } from "./client/capabilities.ts";
 import { GraphQLClient, type FetchLike } from "./client/graphql-client.ts";
+import { DEFAULT_CONSISTENCY, type Consistency } from "./consistency.ts";
 import { asSrctlError, CancelledError, ScriptSyntaxError, type SrctlError } from "./errors.ts";
 import { combineExitCodes, ExitCode } from "./exit-codes.ts";
 import type { StatementResult, StatementSource } from "./output/result.ts";
 import { shownText } from "./secrets.ts";
 import type { StatementContext, WaitOptions } from "./statements/context.ts";
+import { isPartial } from "./statements/index-lag.ts";
 import { statementName, translate } from "./statements/translations.ts";
 
 export const DEFAULT_REGISTRY = "http://localhost:4000/graphql";
@@ -27,6 +29,13 @@ export interface SrctlOptions {
    * it. Default: the registry's own namespace for mutations and look-ups, its whole subtree for lists.
    */
   namespace?: string;
+  /**
+   * Where a registry with child registries answers lists (SHOW STREAMS, SHOW CLUSTERS, DESCRIBE
+   * BINDINGS) from: "index" (default), its discovery index, a little behind its children (a
+   * namespace it is far behind comes back as an INDEX_LAG warning); "live", every child asked now
+   * (one that cannot be reached is a CHILD_UNAVAILABLE warning, a partial result).
+   */
+  consistency?: Consistency;
 }
 
 export interface RunOptions {
@@ -58,12 +67,14 @@ export interface RunReport {
 export class Srctl {
   readonly registry: string;
   readonly namespace: string | undefined;
+  readonly consistency: Consistency;
   readonly #client: GraphQLClient;
   readonly #capabilities: Capabilities;
 
   constructor(options: SrctlOptions) {
     this.registry = options.registry;
     this.namespace = options.namespace;
+    this.consistency = options.consistency ?? DEFAULT_CONSISTENCY;
     this.#client = new GraphQLClient({
       url: options.registry,
       ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -106,6 +117,7 @@ export class Srctl {
         options.baseDir ?? (options.fileName ? path.dirname(path.resolve(options.fileName)) : process.cwd()),
       wait: waitOptions(options.wait, options.signal),
       namespace: this.namespace,
+      consistency: this.consistency,
     };
     const results: StatementResult[] = [];
     for (const statement of statements) {
@@ -130,7 +142,8 @@ export class Srctl {
     const name = statementName(statement.kind);
     try {
       const { output, warnings } = await translate(statement, context);
-      const exitCode = warnings.length > 0 ? ExitCode.PARTIAL : ExitCode.OK;
+      // An index behind a namespace is said, but the answer is whole: only missing data is PARTIAL.
+      const exitCode = warnings.some(isPartial) ? ExitCode.PARTIAL : ExitCode.OK;
       return { statement: name, source, ok: true, output, warnings, exitCode };
     } catch (thrown) {
       return failed(name, source, asSrctlError(thrown));

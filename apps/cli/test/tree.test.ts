@@ -4,7 +4,10 @@ import { ExitCode } from "../src/index.ts";
 import { runSrctl } from "./support/run-srctl.ts";
 
 // srctl against a tree of real registry processes, each with its own database, as an operator
-// drives one: everything through the root, --namespace naming where it goes.
+// drives one: everything through the root, --namespace naming where it goes. The root's lists come
+// from its discovery index (--consistency index, the default), which follows each child's change
+// feed a moment behind: a test about what the root knows waits for it (eventually), one about the
+// live fan-out asks with --consistency live.
 const LEAF = "/aws/us-reg1-xyz";
 const ENV = { RECONCILER_RESYNC_MS: "500", REGISTRY_HEALTH_INTERVAL_MS: "500" };
 
@@ -25,15 +28,17 @@ describe("srctl across a tree of registries (/, /aws, /aws/us-reg1-xyz)", { time
     });
   });
 
-  it("SHOW NAMESPACES at the root lists /aws, UP once the root has probed it", async () => {
+  it("SHOW NAMESPACES at the root lists /aws, UP once the root has probed it, with its index lag", async () => {
     const shown = await eventually(
       async () => {
         const run = await srctl(at("/"), "-e", "SHOW NAMESPACES;");
-        return run.code === ExitCode.OK && /^\| \/aws +\| \S+ +\| UP +\|/m.test(run.stdout) ? run : undefined;
+        const upAndIndexed = /^\| \/aws +\| \S+ +\| UP +\| \S+ +\| \d+\.\d s +\|$/m;
+        return run.code === ExitCode.OK && upAndIndexed.test(run.stdout) ? run : undefined;
       },
       30_000,
-      "the root to see /aws UP",
+      "the root to see /aws UP and indexed",
     );
+    expect(shown.stdout).toMatch(/^\| namespace +\| url +\| health +\| checked +\| index lag \|$/m);
     expect(shown.stdout).toContain("parent: none (this registry is the root of its tree)");
     expect(shown.stdout).toMatch(new RegExp(`^\\| / +\\| ${at("/").url} +\\| \\(this registry\\) +\\|`, "m"));
     expect(shown.stdout).toContain(at("/aws").url);
@@ -89,10 +94,7 @@ describe("srctl across a tree of registries (/, /aws, /aws/us-reg1-xyz)", { time
 
   it("lists the root's subtree with a namespace column, and --namespace keeps one namespace and below", async () => {
     const root = at("/");
-    const streams = await srctl(root, "-e", "SHOW STREAMS; SHOW CLUSTERS;");
-    expect(streams.code).toBe(ExitCode.OK);
-    expect(streams.stdout).toBe(
-      `| namespace        | stream     | bindings | default cluster |
+    const subtree = `| namespace        | stream     | bindings | default cluster |
 |------------------+------------+----------+-----------------|
 | /                | root_s     |        0 |                 |
 | /aws             | aws_s      |        0 |                 |
@@ -101,8 +103,20 @@ describe("srctl across a tree of registries (/, /aws, /aws/us-reg1-xyz)", { time
 | namespace        | cluster    | provider      | bindings |
 |------------------+------------+---------------+----------|
 | /aws/us-reg1-xyz | cluster001 | registry-only |        1 |
-`,
+`;
+    // The live fan-out has what the previous test made at once; the index once it has read it.
+    const live = await srctl(root, "--consistency", "live", "-e", "SHOW STREAMS; SHOW CLUSTERS;");
+    expect(live).toEqual({ code: ExitCode.OK, stdout: subtree, stderr: "" });
+    const streams = await eventually(
+      async () => {
+        const run = await srctl(root, "-e", "SHOW STREAMS; SHOW CLUSTERS;");
+        return run.stdout === subtree ? run : undefined;
+      },
+      30_000,
+      "the root's index to list what was made below it",
     );
+    expect(streams.code).toBe(ExitCode.OK);
+    expect(streams.stderr).toBe("");
     const below = await srctl(root, "--namespace", "/aws", "-e", 'SHOW STREAMS LIKE "%_%";');
     expect(below.stdout).toBe(
       `| namespace        | stream     | bindings | default cluster |
@@ -170,14 +184,128 @@ describe("srctl across a tree of registries (/, /aws, /aws/us-reg1-xyz)", { time
     expect(declared.stdout + declared.stderr).not.toContain(TREE_TOKEN);
     const namespaces = await srctl(leaf, "-e", "SHOW NAMESPACES;");
     expect(namespaces.stdout).toContain(`parent: /aws at ${aws.url} (ONLINE)`);
-    // Its items are the tree's again, under their old namespace.
-    const back = await srctl(at("/"), "--namespace", LEAF, "-e", 'DESCRIBE BINDINGS "widgets_v0";');
+    // Its items are the tree's again, under their old namespace: live at once, in the root's index
+    // once /aws indexed the leaf again and the root read that from /aws.
+    const describe = ["--namespace", LEAF, "-e", 'DESCRIBE BINDINGS "widgets_v0";'];
+    const back = await srctl(at("/"), "--consistency", "live", ...describe);
     expect(back.code).toBe(ExitCode.OK);
+    await eventually(
+      async () => ((await srctl(at("/"), ...describe)).code === ExitCode.OK ? true : undefined),
+      30_000,
+      "the root's index to have the leaf's binding again",
+    );
   });
 
-  it("prints what the others have and one warning naming a stopped leaf, exiting with the partial code", async () => {
+  it("shows a leaf's new stream live at once, and from the root's index once the index has read it", async () => {
+    const root = at("/");
+    const made = await srctl(at(LEAF), "-e", 'CREATE STREAM "fresh_s";');
+    expect(made.code).toBe(ExitCode.OK);
+    const live = await srctl(root, "--consistency", "live", "-e", 'SHOW STREAMS LIKE "fresh%";');
+    expect(live.stdout).toContain(`| ${LEAF} | fresh_s |`);
+    const indexed = await eventually(
+      async () => {
+        const run = await srctl(root, "-e", 'SHOW STREAMS LIKE "fresh%";');
+        return run.stdout.includes("fresh_s") ? run : undefined;
+      },
+      30_000,
+      "the root's index to list fresh_s",
+    );
+    expect(indexed).toEqual({ code: ExitCode.OK, stdout: live.stdout, stderr: "" });
+    // SRCTL_CONSISTENCY does what the option does; a value that is neither is refused before anything is sent.
+    const fromEnv = await runSrctl(["--registry", root.url, "-e", 'SHOW STREAMS LIKE "fresh%";'], {
+      env: { SRCTL_CONSISTENCY: "live" },
+    });
+    expect(fromEnv.stdout).toBe(live.stdout);
+    const invalid = await srctl(root, "--consistency", "eventual", "-e", 'SHOW STREAMS LIKE "fresh%";');
+    expect(invalid).toEqual({
+      code: ExitCode.BAD_INPUT,
+      stdout: "",
+      stderr: 'error: --consistency must be index or live, got "eventual"\n',
+    });
+  });
+
+  it("answers from the root's index while /aws is down, warning that the index is behind it, not partial", async () => {
+    const [root, aws] = [at("/"), at("/aws")];
+    await aws.stop();
+    try {
+      // Made at the leaf while the registry between it and the root is down: the root cannot know.
+      expect((await srctl(at(LEAF), "-e", 'CREATE STREAM "while_aws_down";')).code).toBe(ExitCode.OK);
+      const behind = await eventually(
+        async () => {
+          const run = await srctl(root, "-e", "SHOW STREAMS;");
+          return /^warning: INDEX_LAG \(namespace \/aws\): .* \(last error: .+\); use --consistency live/m.test(
+            run.stderr,
+          )
+            ? run
+            : undefined;
+        },
+        30_000,
+        "the root's index to report /aws unreachable",
+      );
+      expect(behind.code).toBe(ExitCode.OK);
+      expect(behind.stdout).toBe(
+        `| namespace        | stream     | bindings | default cluster |
+|------------------+------------+----------+-----------------|
+| /                | root_s     |        0 |                 |
+| /aws             | aws_s      |        0 |                 |
+| /aws/us-reg1-xyz | fresh_s    |        0 |                 |
+| /aws/us-reg1-xyz | widgets_v0 |        1 | cluster001      |
+`,
+      );
+      // One warning per namespace behind: /aws, and the leaf once what /aws last said of it is old.
+      const warned = behind.stderr.trimEnd().split("\n");
+      expect(
+        warned.every((line) => /^warning: INDEX_LAG \(namespace \/aws(\/us-reg1-xyz)?\): /.test(line)),
+      ).toBe(true);
+      expect(new Set(warned.map((line) => line.split(")")[0])).size).toBe(warned.length);
+
+      const json = await srctl(root, "--output", "json", "-e", "SHOW CLUSTERS;");
+      expect(json.code).toBe(ExitCode.OK);
+      expect(JSON.parse(json.stdout)).toMatchObject({
+        ok: true,
+        exitCode: ExitCode.OK,
+        result: { rows: [{ namespace: LEAF, cluster: "cluster001" }] },
+        warnings: expect.arrayContaining([
+          expect.objectContaining({
+            code: "INDEX_LAG",
+            namespace: "/aws",
+            lag: expect.objectContaining({ lastError: expect.any(String) }),
+          }),
+        ]),
+      });
+      // Live, /aws and what is below it are left out: a partial answer.
+      const live = await srctl(root, "--consistency", "live", "-e", "SHOW STREAMS;");
+      expect(live.code).toBe(ExitCode.PARTIAL);
+      expect(live.stderr).toMatch(/^warning: CHILD_UNAVAILABLE \(namespace \/aws\): .+\n$/);
+      const namespaces = await srctl(root, "-e", "SHOW NAMESPACES;");
+      expect(namespaces.stdout).toMatch(/^\| \/aws +\| .* \| [\d.]+ s \(last error: .+\) +\|$/m);
+    } finally {
+      await aws.start();
+    }
+    // Back: the root's index reads on from where it was, and the live fan-out reaches /aws again.
+    await eventually(
+      async () => {
+        const run = await srctl(root, "-e", 'SHOW STREAMS LIKE "while%";');
+        return run.code === ExitCode.OK && run.stdout.includes("while_aws_down") && run.stderr === ""
+          ? true
+          : undefined;
+      },
+      60_000,
+      "the root's index to catch up with /aws",
+    );
+    await eventually(
+      async () =>
+        (await srctl(root, "--consistency", "live", "-e", "SHOW STREAMS;")).code === ExitCode.OK
+          ? true
+          : undefined,
+      60_000,
+      "the root to reach /aws live again",
+    );
+  });
+
+  it("prints what the others have and one warning naming a stopped leaf, exiting with the partial code (live)", async () => {
     await at(LEAF).stop();
-    const partial = await srctl(at("/"), "-e", "SHOW STREAMS;");
+    const partial = await srctl(at("/"), "--consistency", "live", "-e", "SHOW STREAMS;");
     expect(partial.code).toBe(ExitCode.PARTIAL);
     expect(partial.stdout).toBe(
       `| namespace | stream | bindings | default cluster |
@@ -188,7 +316,15 @@ describe("srctl across a tree of registries (/, /aws, /aws/us-reg1-xyz)", { time
     );
     expect(partial.stderr).toMatch(/^warning: CHILD_UNAVAILABLE \(namespace \/aws\/us-reg1-xyz\): .+\n$/);
 
-    const json = await srctl(at("/"), "--output", "json", "-e", 'DESCRIBE BINDINGS "widgets_v0";');
+    const json = await srctl(
+      at("/"),
+      "--output",
+      "json",
+      "--consistency",
+      "live",
+      "-e",
+      'DESCRIBE BINDINGS "widgets_v0";',
+    );
     expect(json.code).toBe(ExitCode.PARTIAL);
     expect(JSON.parse(json.stdout)).toMatchObject({
       ok: true,

@@ -18,11 +18,16 @@ export interface Operation {
   variables?: Record<string, unknown>;
 }
 
-/** A GraphQL error beside usable data: e.g. a child namespace that did not answer. */
+/**
+ * A GraphQL error beside usable data (e.g. a child namespace that did not answer), or, code
+ * INDEX_LAG, a namespace the registry's discovery index that answered is behind.
+ */
 export interface Warning {
   code: string;
   message: string;
   namespace?: string;
+  /** INDEX_LAG: how far behind the namespace the index is. */
+  lag?: { entriesBehind: number; secondsBehind: number; syncedAt: string | null; lastError: string | null };
 }
 
 export interface Answer<T> {

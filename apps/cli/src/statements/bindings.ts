@@ -18,7 +18,8 @@ import {
   ownNamespace,
   withNamespaceColumn,
 } from "./namespaced.ts";
-import { fetchAll, PAGE_INFO } from "./pages.ts";
+import { isPartial } from "./index-lag.ts";
+import { fetchAll, LIST_ARGUMENTS, LIST_PAGE, LIST_VARIABLES, subtreeList } from "./pages.ts";
 
 type BindingStatement = StatementOf<"createBinding" | "updateBinding" | "deleteBinding">;
 
@@ -87,15 +88,19 @@ export async function describeBindings(
     statement: "DESCRIBE BINDINGS",
     root: "Query",
     field: "bindings",
-    query: `query SrctlDescribeBindings($filter: BindingFilter, $first: Int, $after: String) { ${OWN_NAMESPACE}
-      bindings(filter: $filter, first: $first, after: $after) {
-        nodes { stream { namespace name } cluster { name } isDefault status { phase } } ${PAGE_INFO} } }`,
-    variables: { filter: namespaceFilter(context, { stream: s.stream }) },
+    query: `query SrctlDescribeBindings($filter: BindingFilter, ${LIST_VARIABLES}) { ${OWN_NAMESPACE}
+      bindings(filter: $filter, ${LIST_ARGUMENTS}) {
+        nodes { stream { namespace name } cluster { name } isDefault status { phase } } ${LIST_PAGE} } }`,
+    variables: { filter: namespaceFilter(context, { stream: s.stream }), ...subtreeList(context) },
   });
   // No bindings: a stream without any, or no stream at all, which DESCRIBE reports as not found
   // (unless a namespace did not answer: the stream may be there).
-  if (nodes.length === 0 && warnings.length === 0)
-    warnings.push(...(await checkStreamExists(s.stream, context)));
+  if (nodes.length === 0 && !warnings.some(isPartial)) {
+    // Its lag warnings name the namespaces the bindings' did: each once.
+    const named = new Set(warnings.map((w) => `${w.code} ${w.namespace}`));
+    const more = await checkStreamExists(s.stream, context);
+    warnings.push(...more.filter((w) => !named.has(`${w.code} ${w.namespace}`)));
+  }
   const rows = nodes.map((b) => ({
     namespace: b.stream.namespace,
     stream: b.stream.name,
@@ -119,16 +124,21 @@ export async function describeBindings(
  * did not answer (whose warnings it returns).
  */
 async function checkStreamExists(name: string, context: StatementContext): Promise<Warning[]> {
-  const { nodes, warnings } = await fetchAll<{ name: string }>(context, {
+  const { nodes, warnings, indexed } = await fetchAll<{ name: string }>(context, {
     statement: "DESCRIBE BINDINGS",
     root: "Query",
     field: "streams",
-    query: `query SrctlStreamExists($filter: StreamFilter, $first: Int, $after: String) {
-      streams(filter: $filter, first: $first, after: $after) { nodes { name } ${PAGE_INFO} } }`,
-    variables: { filter: namespaceFilter(context, { nameStartsWith: name }) },
+    query: `query SrctlStreamExists($filter: StreamFilter, ${LIST_VARIABLES}) {
+      streams(filter: $filter, ${LIST_ARGUMENTS}) { nodes { name } ${LIST_PAGE} } }`,
+    variables: { filter: namespaceFilter(context, { nameStartsWith: name }), ...subtreeList(context) },
   });
-  if (warnings.length === 0 && !nodes.some((stream) => stream.name === name)) {
-    throw new NotFoundError(`stream "${name}" does not exist${inNamespace(context)}`);
+  if (!warnings.some(isPartial) && !nodes.some((stream) => stream.name === name)) {
+    // A stream created a moment ago below the registry may not be in its index yet.
+    const asOf =
+      indexed && context.consistency === "index"
+        ? " (as far as the registry's index knows; --consistency live asks every registry)"
+        : "";
+    throw new NotFoundError(`stream "${name}" does not exist${inNamespace(context)}${asOf}`);
   }
   return warnings;
 }

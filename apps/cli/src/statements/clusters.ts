@@ -9,7 +9,7 @@ import {
   ownNamespace,
   withNamespaceColumn,
 } from "./namespaced.ts";
-import { fetchAll, PAGE_INFO } from "./pages.ts";
+import { fetchAll, LIST_ARGUMENTS, LIST_PAGE, LIST_VARIABLES, subtreeList } from "./pages.ts";
 
 interface ClusterData {
   namespace: string;
@@ -57,10 +57,10 @@ export async function showClusters(
     statement: "SHOW CLUSTERS",
     root: "Query",
     field: "clusters",
-    query: `query SrctlShowClusters($filter: ClusterFilter, $first: Int, $after: String) { ${OWN_NAMESPACE}
-      clusters(filter: $filter, first: $first, after: $after) {
-        nodes { namespace name provider bindings { stream { name } status { phase } } } ${PAGE_INFO} } }`,
-    variables: { filter: namespaceFilter(context) },
+    query: `query SrctlShowClusters($filter: ClusterFilter, ${LIST_VARIABLES}) { ${OWN_NAMESPACE}
+      clusters(filter: $filter, ${LIST_ARGUMENTS}) {
+        nodes { namespace name provider bindings { stream { name } status { phase } } } ${LIST_PAGE} } }`,
+    variables: { filter: namespaceFilter(context), ...subtreeList(context) },
   });
   const rows = nodes.map((c) => ({
     namespace: c.namespace,

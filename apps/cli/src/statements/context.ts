@@ -1,5 +1,6 @@
 import type { ConfigClauses } from "@stream-registry/ddl";
 import type { Connection, Warning } from "../client/execute.ts";
+import type { Consistency } from "../consistency.ts";
 import type { StatementOutput } from "../output/result.ts";
 
 export interface WaitOptions {
@@ -21,6 +22,8 @@ export interface StatementContext extends Connection {
   baseDir: string;
   /** `--namespace`: the absolute namespace statements apply to; undefined for the registry's own. */
   namespace: string | undefined;
+  /** `--consistency`: lists of the subtree from the registry's discovery index, or asked live. */
+  consistency: Consistency;
 }
 
 export interface Outcome {

@@ -1,7 +1,9 @@
 import type { StatementOf } from "@stream-registry/ddl";
 import { execute } from "../client/execute.ts";
+import { UnsupportedStatementError } from "../errors.ts";
 import type { Column } from "../output/table.ts";
 import { outcome, type Outcome, type StatementContext } from "./context.ts";
+import { describeLag, INDEX_LAG_FIELDS, type IndexLag } from "./index-lag.ts";
 import { describePhase } from "./parent-registry.ts";
 
 interface NamespaceTree {
@@ -24,11 +26,12 @@ const COLUMNS: Column[] = [
   { key: "health", header: "health" },
   { key: "checked", header: "checked" },
 ];
+const INDEX_LAG_COLUMN: Column = { key: "indexLag", header: "index lag" };
 
 /**
  * SHOW NAMESPACES: this registry's namespace, then one row per child registry with what the last
- * probe found. The parent link is a line above the table: it is one fact about this registry, not
- * a namespace this registry serves.
+ * probe found and how far behind it the registry's discovery index is. The parent link is a line
+ * above the table: it is one fact about this registry, not a namespace this registry serves.
  */
 export async function showNamespaces(
   _s: StatementOf<"showNamespaces">,
@@ -44,6 +47,8 @@ export async function showNamespaces(
         health { status checkedAt latencyMs lastError } registeredAt } } }`,
   });
   const { path, parent, children } = answer.value;
+  const lags = children.length > 0 ? await fetchIndexLag(context) : undefined;
+  const lagOf = (namespace: string) => lags?.find((lag) => lag.namespace === namespace);
   const self = { namespace: path, url: context.client.url, health: "(this registry)", checked: null };
   const rows = children.map((child) => ({
     namespace: child.path,
@@ -54,6 +59,7 @@ export async function showNamespaces(
         ? `DOWN: ${child.health.lastError}`
         : child.health.status,
     checked: child.health.checkedAt,
+    ...(lags ? { indexLag: textOf(lagOf(child.path)), lag: lagOf(child.path) ?? null } : {}),
     registryId: child.registryId,
     version: child.version,
     latencyMs: child.health.latencyMs,
@@ -73,11 +79,35 @@ export async function showNamespaces(
           message: parent.status.message,
         },
       },
-      columns: COLUMNS,
+      columns: lags ? [...COLUMNS, INDEX_LAG_COLUMN] : COLUMNS,
       rows: [self, ...rows],
     },
     answer.warnings,
   );
+}
+
+/**
+ * Query.indexLag, for each child and the registries below it; undefined from a registry without
+ * the discovery index (one older than srctl), whose table has no index lag column then.
+ */
+async function fetchIndexLag(context: StatementContext): Promise<IndexLag[] | undefined> {
+  try {
+    const answer = await execute<IndexLag[]>(context, {
+      statement: "SHOW NAMESPACES",
+      root: "Query",
+      field: "indexLag",
+      query: `query SrctlIndexLag { indexLag { ${INDEX_LAG_FIELDS} } }`,
+    });
+    return answer.value;
+  } catch (error) {
+    if (error instanceof UnsupportedStatementError) return undefined;
+    throw error;
+  }
+}
+
+/** "0.2 s", "12 entries / 3.2 s (last error: ...)"; "not indexed yet" for a child just registered. */
+function textOf(lag: IndexLag | undefined): string {
+  return lag ? describeLag(lag) : "not indexed yet";
 }
 
 function parentText(parent: NonNullable<NamespaceTree["parent"]>): string {

@@ -10,7 +10,7 @@ import {
   ownNamespace,
   withNamespaceColumn,
 } from "./namespaced.ts";
-import { fetchAll, PAGE_INFO } from "./pages.ts";
+import { fetchAll, LIST_ARGUMENTS, LIST_PAGE, LIST_VARIABLES, subtreeList } from "./pages.ts";
 
 interface ListedStream {
   namespace: string;
@@ -29,10 +29,13 @@ export async function showStreams(
     statement: "SHOW STREAMS",
     root: "Query",
     field: "streams",
-    query: `query SrctlShowStreams($filter: StreamFilter, $first: Int, $after: String) { ${OWN_NAMESPACE}
-      streams(filter: $filter, first: $first, after: $after) {
-        nodes { namespace name bindings { cluster { name } } defaultBinding { cluster { name } } } ${PAGE_INFO} } }`,
-    variables: { filter: namespaceFilter(context, prefix ? { nameStartsWith: prefix } : {}) },
+    query: `query SrctlShowStreams($filter: StreamFilter, ${LIST_VARIABLES}) { ${OWN_NAMESPACE}
+      streams(filter: $filter, ${LIST_ARGUMENTS}) {
+        nodes { namespace name bindings { cluster { name } } defaultBinding { cluster { name } } } ${LIST_PAGE} } }`,
+    variables: {
+      filter: namespaceFilter(context, prefix ? { nameStartsWith: prefix } : {}),
+      ...subtreeList(context),
+    },
   });
   const matches = s.like === undefined ? () => true : likeMatcher(s.like);
   const rows = nodes
