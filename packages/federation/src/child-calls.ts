@@ -25,6 +25,8 @@ const HALF_OPEN_AFTER_MS = 10_000;
  */
 export class ChildCalls {
   private readonly breakers = new Map<string, CircuitBreakerPolicy>();
+  /** Why each child last did not answer: said again while its circuit is open. */
+  private readonly lastFailures = new Map<string, string>();
 
   async post<T>(
     url: string,
@@ -36,11 +38,15 @@ export class ChildCalls {
       return await this.breaker(url).execute(() => postOperation<T>(url, query, variables, options));
     } catch (error) {
       if (error instanceof BrokenCircuitError) {
+        const last = this.lastFailures.get(url);
         throw new RemoteRegistryError(
           "unreachable",
           url,
-          `${url} did not answer ${FAILURES_TO_OPEN} times in a row; not asked again for ${HALF_OPEN_AFTER_MS / 1000} s`,
+          `${url} did not answer ${FAILURES_TO_OPEN} times in a row${last ? ` (last: ${last})` : ""}; not asked again for ${HALF_OPEN_AFTER_MS / 1000} s`,
         );
+      }
+      if (error instanceof RemoteRegistryError && error.failure === "unreachable") {
+        this.lastFailures.set(url, error.message);
       }
       throw error;
     }
