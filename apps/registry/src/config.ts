@@ -80,9 +80,8 @@ const envSchema = z.object({
   RECONCILER_RESYNC_CONCURRENCY: int(1).default(4),
   RECONCILER_BATCH_SIZE: int(1).default(100),
   REGISTRY_HEALTH_INTERVAL_MS: int(0).default(30_000),
-  REGISTRY_INDEX_POLL_MS: int(0).default(250),
-  // One less than the largest page: the last entry indexed is read again with each page.
-  REGISTRY_INDEX_PAGE_SIZE: int(1).max(499).default(250),
+  REGISTRY_INDEX_WAIT_MS: int(100).max(10_000).default(1_000),
+  REGISTRY_INDEX_PAGE_SIZE: int(1).max(500).default(250),
   REGISTRY_HEALTH_TIMEOUT_MS: int(1).default(10_000),
   REGISTRY_HEALTH_CONCURRENCY: int(1).default(4),
   SHUTDOWN_TIMEOUT_MS: int(0).default(10_000),
@@ -141,7 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       timeoutMs: e.REGISTRY_HEALTH_TIMEOUT_MS,
       concurrency: e.REGISTRY_HEALTH_CONCURRENCY,
     },
-    index: { pollMs: e.REGISTRY_INDEX_POLL_MS, pageSize: e.REGISTRY_INDEX_PAGE_SIZE },
+    index: { waitMs: e.REGISTRY_INDEX_WAIT_MS, pageSize: e.REGISTRY_INDEX_PAGE_SIZE },
     queryLimits: {
       maxDepth: e.QUERY_MAX_DEPTH,
       maxAliases: e.QUERY_MAX_ALIASES,

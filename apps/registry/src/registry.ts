@@ -93,11 +93,14 @@ export async function startRegistry(
       parentLinkHandler({ db, identity, self, logger }),
     ]);
     const reconciler = new Reconciler({ db }, handlers, config.reconciler, logger);
+    // Aborted as the registry begins to stop: requests that wait (a parent's long poll) end.
+    const stopping = new AbortController();
     const deps = Object.assign(namespaced, {
       // After the mutation's answer is written (the rest of a request is promise continuations,
       // which run before setImmediate): with PGlite, SQL runs on this event loop, and the reconcile
       // it starts would otherwise be paid for by the mutation's latency.
       wakeReconciler: () => void setImmediate(() => reconciler.wake()),
+      stopping: stopping.signal,
     });
     const services = createServices(deps, {
       healthIntervalMs: config.health.intervalMs,
@@ -178,10 +181,11 @@ export async function startRegistry(
     identity.start();
     logger.info({ url, namespace: identity.path, providers: providers.kinds() }, "registry started");
 
-    let stopping: Promise<void> | undefined;
+    let stopped: Promise<void> | undefined;
     const stop = () =>
-      (stopping ??= (async () => {
+      (stopped ??= (async () => {
         logger.info("registry stopping");
+        stopping.abort();
         await withDeadline(() => drain(server), { timeoutMs: config.shutdownTimeoutMs }).catch(
           (error: unknown) => {
             logger.warn({ err: error }, "requests still running at shutdown; closing their connections");
@@ -192,7 +196,7 @@ export async function startRegistry(
         await Promise.all([
           identity.stop(),
           health.stop(config.shutdownTimeoutMs),
-          index.stop(config.shutdownTimeoutMs),
+          index.stop(),
           resync.stop(config.shutdownTimeoutMs),
           reconciler.stop(config.shutdownTimeoutMs),
         ]);

@@ -40,6 +40,8 @@ export interface FeedLag {
 export interface FeedAnswer {
   registry: { id: string; namespace: string };
   indexLag: FeedLag[];
+  /** The entry the reader indexed last, asked again: a feed without it started over. */
+  last?: { edges: { node: Pick<FeedEntry, "seq" | "at" | "entityType" | "entityKey" | "action"> }[] };
   changes: {
     totalCount: number;
     pageInfo: { hasNextPage: boolean };
@@ -48,13 +50,17 @@ export interface FeedAnswer {
 }
 
 /**
- * A page of the feed with who answered it (a feed of another registry is another feed), and how
- * far behind its own children the index of the registry that answered is.
+ * A page of the feed after `after`, waiting up to `waitMs` for one (a long poll), with who
+ * answered it (a feed of another registry is another feed), the entry before `after` again
+ * (`check`), and how far behind its own children the index of the registry that answered is.
  */
-export const FEED_QUERY = `query IndexFeed($after: String, $first: Int!) {
+export const FEED_QUERY = `query IndexFeed($check: Boolean!, $last: String, $after: String, $first: Int!, $waitMs: Int) {
   registry { id namespace }
   indexLag { namespace entriesBehind secondsBehind syncedAt lastError }
-  changes(after: $after, first: $first) {
+  last: changes(after: $last, first: 1) @include(if: $check) {
+    edges { node { seq at entityType entityKey action } }
+  }
+  changes(after: $after, first: $first, waitMs: $waitMs) {
     totalCount
     pageInfo { hasNextPage }
     edges { node { seq namespace entityType entityKey action generation actor at data } }

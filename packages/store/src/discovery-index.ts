@@ -97,14 +97,16 @@ export async function ensureIndexFollows(db: Db): Promise<void> {
     INSERT INTO index_follow (child_id) SELECT id FROM child_registry ON CONFLICT DO NOTHING`;
 }
 
-/** Every child's position, by name. */
-export async function listIndexFollows(db: Db): Promise<IndexFollow[]> {
+/** Every child's position, by name; or the one child's with `childId`. */
+export async function listIndexFollows(db: Db, childId?: string): Promise<IndexFollow[]> {
+  const which = childId === undefined ? Prisma.empty : Prisma.sql`WHERE f.child_id = ${childId}::uuid`;
   return db.$queryRaw<IndexFollow[]>`
     SELECT f.child_id::text AS "childId", c.name, c.url, c.registry_id::text AS "registryId",
       f.feed_registry_id::text AS "feedRegistryId", f.seq, f.fingerprint, f.latest_seq AS "latestSeq",
       f.read_at AS "readAt", f.caught_up_at AS "caughtUpAt", f.last_error AS "lastError", f.resets,
       c.created_at AS "registeredAt", f.descendant_lag AS "descendantLag"
     FROM index_follow f JOIN child_registry c ON c.id = f.child_id
+    ${which}
     ORDER BY c.name COLLATE "C"`;
 }
 

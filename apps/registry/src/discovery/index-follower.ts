@@ -18,37 +18,41 @@ import {
   type Database,
   type IndexFollow,
 } from "@stream-registry/store";
-import { forEachConcurrently, Periodic } from "../periodic.ts";
+import { Periodic } from "../periodic.ts";
 import { descendantLag, fingerprint, indexPage, ownKeys, type DocumentAnswer } from "./index-page.ts";
 
 export interface IndexFollowerConfig {
-  /** How often each child's feed is read when the last read found it all indexed (0: never). */
-  pollMs: number;
+  /** How long a read of a caught-up child's feed waits there for a new entry (a long poll). */
+  waitMs: number;
   /** Entries read (and documents asked for) at once. */
   pageSize: number;
 }
 
-/** Children whose feeds are read at once. */
-const CONCURRENCY = 4;
-/** Pages of one feed read in a round before the others get their turn. */
-const PAGES_PER_ROUND = 20;
-/** How long a read of a feed, or of its documents, may take. */
+/** How often the children are looked up, to follow a new one. */
+const SUPERVISE_MS = 1_000;
+/** How long after a failed read a child's feed is read again. */
+const RETRY_MS = 1_000;
+/** How long a read of a feed, or of its documents, may take besides its wait. */
 const CALL_TIMEOUT_MS = 10_000;
 /** Who the index's own change-log entries are by. */
 const ACTOR = "registry:index";
 
 /**
- * Follows every child's change feed into the discovery index: each round reads, for each child,
- * the entries after its position (the last one indexed again, to tell a feed that started over),
- * asks the child for the objects its own entries name, and writes the rows, the entries (for this
- * registry's own parent) and the new position in one transaction. A child that is down is read
- * again next round, from its position; one whose feed started over (restored, or another registry
- * at its URL) is forgotten and read from the start.
+ * Follows every child's change feed into the discovery index, each child in a loop of its own:
+ * a read asks for the entries after the child's position, waiting there up to `waitMs` for one
+ * when there is none (so a new entry is indexed within moments, and an idle child is asked once a
+ * wait), and checks that the last entry indexed is still the child's (a feed that started over,
+ * restored or another registry at that URL, is forgotten and read from the start). The child is
+ * asked for the objects its own entries name, and the rows, the entries (for this registry's own
+ * parent) and the new position are written in one transaction. A child that fails is read again
+ * after RETRY_MS, from its position; one that left ends its loop.
  */
 export class IndexFollower {
-  private readonly periodic: Periodic;
+  private readonly supervisor: Periodic;
   private readonly documents: string;
-  /** The last failure logged for each child: one that repeats every round is logged once. */
+  private readonly stopping = new AbortController();
+  private readonly loops = new Map<string, Promise<void>>();
+  /** The last failure logged for each child: one that repeats every read is logged once. */
   private readonly logged = new Map<string, string>();
 
   constructor(
@@ -59,40 +63,50 @@ export class IndexFollower {
     private readonly logger: Logger,
   ) {
     this.documents = documentsQuery(schema);
-    this.periodic = new Periodic(
-      config.pollMs,
-      (signal) => this.round(signal),
-      (error) => logger.warn({ err: error }, "discovery index: a round failed"),
+    this.supervisor = new Periodic(
+      SUPERVISE_MS,
+      () => this.supervise(),
+      (error) => logger.warn({ err: error }, "discovery index: the children could not be read"),
     );
   }
 
   start(): void {
-    this.periodic.start();
+    this.supervisor.start();
   }
 
-  stop(timeoutMs: number): Promise<void> {
-    return this.periodic.stop(timeoutMs);
+  /** Ends every loop: a read in flight (a long poll) is aborted. */
+  async stop(): Promise<void> {
+    this.stopping.abort(new Error("registry is shutting down"));
+    await this.supervisor.stop(CALL_TIMEOUT_MS);
+    await Promise.all(this.loops.values());
   }
 
-  /** One read of every child's feed, as far as it goes (PAGES_PER_ROUND pages at most). */
-  async round(signal?: AbortSignal): Promise<void> {
-    const { prisma } = this.db;
-    await ensureIndexFollows(prisma);
-    const follows = await listIndexFollows(prisma);
-    await forEachConcurrently(follows, CONCURRENCY, async (follow) => {
-      for (let pages = 0; pages < PAGES_PER_ROUND && !signal?.aborted; pages++) {
-        let next: IndexFollow | undefined;
-        try {
-          next = await this.follow(follow, signal);
-          this.logged.delete(follow.childId);
-        } catch (error) {
-          await this.failed(follow, error);
-          return;
-        }
-        if (!next) return;
-        follow = next;
+  /** Starts a loop for each child that has none. */
+  private async supervise(): Promise<void> {
+    await ensureIndexFollows(this.db.prisma);
+    for (const follow of await listIndexFollows(this.db.prisma)) {
+      if (this.loops.has(follow.childId) || this.stopping.signal.aborted) continue;
+      const loop = this.run(follow.childId).finally(() => this.loops.delete(follow.childId));
+      this.loops.set(follow.childId, loop);
+    }
+  }
+
+  /** Reads one child's feed into the index until the registry stops or the child leaves. */
+  private async run(childId: string): Promise<void> {
+    const { signal } = this.stopping;
+    while (!signal.aborted) {
+      let follow: IndexFollow | undefined;
+      try {
+        [follow] = await listIndexFollows(this.db.prisma, childId);
+        if (!follow) return;
+        await this.read(follow, signal);
+        this.logged.delete(childId);
+      } catch (error) {
+        if (signal.aborted) return;
+        if (follow) await this.failed(follow, error);
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
       }
-    });
+    }
   }
 
   /** Records why a child's feed could not be indexed; logs it unless it is what failed last. */
@@ -105,47 +119,46 @@ export class IndexFollower {
     await recordIndexRead(this.db.prisma, follow.childId, { error: message }).catch(() => {});
   }
 
-  /** Reads and indexes one page; the position after it, or undefined when there is no more. */
-  private async follow(follow: IndexFollow, signal?: AbortSignal): Promise<IndexFollow | undefined> {
+  /** Reads one page of the child's feed (waiting for one if there is none yet) and indexes it. */
+  private async read(follow: IndexFollow, signal: AbortSignal): Promise<void> {
     const { prisma } = this.db;
-    const { pageSize } = this.config;
-    const options = { timeoutMs: CALL_TIMEOUT_MS, signal };
-    // The last entry indexed is read again: a feed that no longer has it started over.
-    const again = follow.seq > 0n;
+    const options = { timeoutMs: CALL_TIMEOUT_MS + this.config.waitMs, signal };
+    const check = follow.seq > 0n;
     const feed = await this.calls.post<FeedAnswer>(
       follow.url,
       FEED_QUERY,
       {
-        after: again ? encodeCursor({ seq: String(follow.seq - 1n) }) : null,
-        first: pageSize + (again ? 1 : 0),
+        check,
+        last: check ? encodeCursor({ seq: String(follow.seq - 1n) }) : null,
+        after: check ? encodeCursor({ seq: String(follow.seq) }) : null,
+        first: this.config.pageSize,
+        waitMs: this.config.waitMs,
       },
       options,
     );
     if (!feed.data) throw new RemoteRegistryError("errors", follow.url, feedError(follow, feed.errors));
-    const { registry, changes } = feed.data;
-    const entries = changes.edges.map((edge) => edge.node);
+    const { registry, last, changes } = feed.data;
+    // The last entry indexed is still the feed's, and the feed is the same registry's.
+    const kept = last?.edges[0]?.node;
     const startedOver =
       (follow.feedRegistryId !== null && follow.feedRegistryId !== registry.id) ||
-      (again && (entries[0] === undefined || fingerprint(entries[0]) !== follow.fingerprint));
+      (check && (kept === undefined || fingerprint(kept) !== follow.fingerprint));
     if (startedOver) {
       this.logger.warn(
         { child: follow.name, seq: follow.seq.toString(), registryId: registry.id },
         "discovery index: the child's feed started over; its rows are dropped and it is indexed again",
       );
       await writeTransaction(prisma, (tx) => resetChildIndex(tx, follow.childId, follow.name, ACTOR));
-      return { ...follow, seq: 0n, fingerprint: null, feedRegistryId: null };
+      return;
     }
-    const fresh = again ? entries.slice(1) : entries;
+    const entries = changes.edges.map((edge) => edge.node);
     const read = {
       latestSeq: BigInt(changes.totalCount),
       caughtUp: !changes.pageInfo.hasNextPage,
       descendantLag: descendantLag(follow.name, registry.namespace, feed.data.indexLag),
     };
-    if (fresh.length === 0) {
-      await recordIndexRead(prisma, follow.childId, { ...read, caughtUp: true });
-      return undefined;
-    }
-    const keys = ownKeys(fresh, registry.namespace);
+    if (entries.length === 0) return recordIndexRead(prisma, follow.childId, read);
+    const keys = ownKeys(entries, registry.namespace);
     const documents =
       keys.length === 0
         ? []
@@ -156,16 +169,9 @@ export class IndexFollower {
                 throw new RemoteRegistryError("errors", follow.url, feedError(follow, answer.errors));
               return answer.data._entities;
             });
-    const page = indexPage(follow, registry, fresh, keys, documents, read);
-    if (!(await applyIndexPage(prisma, page))) return undefined;
-    const last = fresh.at(-1)!;
-    const moved = {
-      ...follow,
-      seq: BigInt(last.seq),
-      fingerprint: fingerprint(last),
-      feedRegistryId: registry.id,
-    };
-    return changes.pageInfo.hasNextPage ? moved : undefined;
+    // Not written if the position moved meanwhile (another instance of this registry): the next
+    // read starts from where it is now.
+    await applyIndexPage(prisma, indexPage(follow, registry, entries, keys, documents, read));
   }
 }
 

@@ -25,7 +25,9 @@ const KINDS: Record<string, IndexedKind> = { stream: "stream", cluster: "cluster
 const TYPENAMES = { stream: "Stream", cluster: "Cluster", binding: "Binding" } as const;
 
 /** What tells one entry of a feed from another that took its place in a feed started over. */
-export function fingerprint(entry: FeedEntry): string {
+export function fingerprint(
+  entry: Pick<FeedEntry, "seq" | "at" | "entityType" | "entityKey" | "action">,
+): string {
   return JSON.stringify([entry.seq, entry.at, entry.entityType, entry.entityKey, entry.action]);
 }
 

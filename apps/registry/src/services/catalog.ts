@@ -15,6 +15,7 @@ import {
   countChanges,
   countClusters,
   countStreams,
+  latestChangeId,
   listBindings,
   listChanges,
   listClusters,
@@ -44,7 +45,7 @@ export interface PageArgs {
 
 /** Read side: lists with filters and stable keyset pagination. */
 export class Catalog {
-  constructor(private readonly deps: Pick<ServiceDeps, "db" | "providers">) {}
+  constructor(private readonly deps: Pick<ServiceDeps, "db" | "providers" | "stopping">) {}
 
   async streams(filter: NameFilter | null | undefined, args: PageArgs): Promise<Page<Stream>> {
     const where = {
@@ -102,23 +103,61 @@ export class Catalog {
     );
   }
 
-  /** The change log, oldest first. */
-  async changes(args: PageArgs): Promise<Page<Change>> {
+  /**
+   * The change log, oldest first. With `waitMs`, a page that would be empty waits up to that
+   * long for an entry to commit (a long poll: a parent following the feed learns of a change at
+   * once, and asks once a wait when there is none).
+   */
+  async changes(args: PageArgs & { waitMs?: number | null }): Promise<Page<Change>> {
     const take = checkPageSize(args.first, ["first"]);
+    const waitMs = args.waitMs ?? 0;
+    if (!Number.isInteger(waitMs) || waitMs < 0 || waitMs > MAX_WAIT_MS) {
+      throw new RegistryError(
+        ErrorCode.INVALID_INPUT,
+        `waitMs must be an integer from 0 to ${MAX_WAIT_MS}, got ${waitMs}`,
+        ["waitMs"],
+      );
+    }
     const seq = args.after ? cursorFields(args.after, { seq: "string" }).seq : undefined;
     if (seq !== undefined && !(/^\d{1,19}$/.test(seq) && BigInt(seq) <= MAX_BIGINT))
       throw badCursor(args.after!);
     const after = seq === undefined ? undefined : BigInt(seq);
     const { prisma } = this.deps.db;
     return page(
-      await listChanges(prisma, after, take + 1),
+      await this.waitForChanges(after, take + 1, waitMs),
       take,
       after !== undefined,
       (c) => ({ seq: c.seq.toString() }),
       () => countChanges(prisma),
     );
   }
+
+  /** Entries after `after`; none yet: waits up to `waitMs` for one to commit. */
+  private async waitForChanges(after: bigint | undefined, limit: number, waitMs: number): Promise<Change[]> {
+    const { prisma } = this.deps.db;
+    const until = Date.now() + waitMs;
+    let seen = await latestChangeId(prisma);
+    for (;;) {
+      const changes = await listChanges(prisma, after, limit);
+      if (changes.length > 0 || Date.now() >= until) return changes;
+      // Until an entry commits (its id shows) or the wait is over.
+      while (Date.now() < until && !this.deps.stopping?.aborted) {
+        await new Promise((resolve) => setTimeout(resolve, WAIT_CHECK_MS));
+        const latest = await latestChangeId(prisma);
+        if (latest > seen) {
+          seen = latest;
+          break;
+        }
+      }
+      if (this.deps.stopping?.aborted) return listChanges(prisma, after, limit);
+    }
+  }
 }
+
+/** The longest a read of the change log may wait for an entry. */
+const MAX_WAIT_MS = 10_000;
+/** How often a waiting read looks for a new entry. */
+const WAIT_CHECK_MS = 100;
 
 function page<T>(
   rows: T[],

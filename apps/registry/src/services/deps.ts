@@ -8,6 +8,8 @@ export interface ServiceDeps {
   namespace: string;
   /** Tells the reconciler that jobs were enqueued (after the transaction committed). */
   wakeReconciler: () => void;
+  /** Aborted when the registry begins to stop: a read that waits (a long poll) gives up. */
+  stopping?: AbortSignal;
 }
 
 /** Who asked for a change: recorded in the change log. */

@@ -30,7 +30,7 @@ export const Query: QueryResolvers = {
       );
       return toConnection(found);
     }),
-  changes: async (_, { first, after }, { services }) =>
-    toConnection(await services.catalog.changes({ first, after })),
+  changes: async (_, { first, after, waitMs }, { services }) =>
+    toConnection(await services.catalog.changes({ first, after, waitMs })),
   indexLag: (_, __, context) => indexLag(context, () => true),
 };

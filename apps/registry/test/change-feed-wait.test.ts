@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { CREATE_STREAM, databaseKinds, mutate } from "@stream-registry/testkit";
+import { useTestRegistry } from "./support/test-registry.ts";
+
+// The change feed as a parent follows it: a page that would be empty waits for an entry (a long
+// poll), and a wait out of bounds is refused, naming waitMs.
+const FEED = `query ($after: String, $waitMs: Int) {
+  changes(first: 10, after: $after, waitMs: $waitMs) { pageInfo { endCursor } nodes { entityType entityKey } } }`;
+interface Feed {
+  changes: { pageInfo: { endCursor: string | null }; nodes: { entityType: string; entityKey: string }[] };
+}
+
+describe.each(databaseKinds)("the change feed's long poll on %s", (kind) => {
+  const registry = useTestRegistry(kind);
+
+  it("waits at the end of the feed for the next entry, and answers with it", async () => {
+    const r = registry();
+    await mutate(r, CREATE_STREAM, { input: { name: "first" } });
+    let end: string | null = null;
+    for (;;) {
+      const page: Feed = await r.query<Feed>(FEED, { after: end });
+      if (page.changes.nodes.length === 0) break;
+      end = page.changes.pageInfo.endCursor;
+    }
+    // At the end of the feed: the read waits, and a write made meanwhile is its answer.
+    const waiting = r.query<Feed>(FEED, { after: end, waitMs: 10_000 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await mutate(r, CREATE_STREAM, { input: { name: "second" } });
+    expect((await waiting).changes.nodes).toEqual([{ entityType: "stream", entityKey: "second" }]);
+    // With nothing to come, it answers an empty page once the wait is over.
+    const last = (await r.query<Feed>(FEED, { after: end })).changes.pageInfo.endCursor;
+    expect((await r.query<Feed>(FEED, { after: last, waitMs: 200 })).changes.nodes).toEqual([]);
+  });
+
+  it("refuses a wait that is not an integer from 0 to 10000, naming waitMs", async () => {
+    for (const waitMs of [-1, 10_001]) {
+      const answer = await registry().request(FEED, { waitMs });
+      expect(answer.errors?.[0]).toMatchObject({
+        message: expect.stringContaining("waitMs must be an integer from 0 to 10000"),
+        extensions: { code: "INVALID_INPUT", field: ["waitMs"] },
+      });
+    }
+  });
+});
