@@ -45,6 +45,9 @@ export interface PageArgs {
 
 /** Read side: lists with filters and stable keyset pagination. */
 export class Catalog {
+  /** Reads of the change log waiting now (MAX_WAITING at most). */
+  private waiting = 0;
+
   constructor(private readonly deps: Pick<ServiceDeps, "db" | "providers" | "stopping">) {}
 
   async streams(filter: NameFilter | null | undefined, args: PageArgs): Promise<Page<Stream>> {
@@ -135,7 +138,18 @@ export class Catalog {
   /** Entries after `after`; none yet: waits up to `waitMs` for one to commit. */
   private async waitForChanges(after: bigint | undefined, limit: number, waitMs: number): Promise<Change[]> {
     const { prisma } = this.deps.db;
-    const until = Date.now() + waitMs;
+    // Reads waiting at once are few (a registry has one parent); more do not wait.
+    if (this.waiting >= MAX_WAITING) return listChanges(prisma, after, limit);
+    this.waiting++;
+    try {
+      return await this.waitFor(after, limit, Date.now() + waitMs);
+    } finally {
+      this.waiting--;
+    }
+  }
+
+  private async waitFor(after: bigint | undefined, limit: number, until: number): Promise<Change[]> {
+    const { prisma } = this.deps.db;
     let seen = await latestChangeId(prisma);
     for (;;) {
       const changes = await listChanges(prisma, after, limit);
@@ -158,6 +172,8 @@ export class Catalog {
 const MAX_WAIT_MS = 10_000;
 /** How often a waiting read looks for a new entry. */
 const WAIT_CHECK_MS = 100;
+/** Reads of the change log waiting at once; another answers at once, as without a wait. */
+const MAX_WAITING = 8;
 
 function page<T>(
   rows: T[],
