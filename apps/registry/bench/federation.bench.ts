@@ -1,0 +1,604 @@
+/**
+ * npm run bench:federation [-- --streams 5000 --requests 200 --concurrency 8 --page 50 --burst 1000
+ *   --create-concurrency 18 --batch 10 --database pglite|postgres]
+ *
+ * Discovery across a tree of registries (issue 10). Starts 13 real registry processes in
+ * production mode (NODE_ENV=production, request logging on), each with its own database: a root
+ * "/", three inner registries (/aws, /azure, /gcp) and three leaves under each (/aws/us-reg1, ...),
+ * linked into a tree with the testkit. Fills each leaf with --streams streams, each with one
+ * binding on a registry-only cluster, created straight at the leaves; waits until every binding is
+ * ONLINE and, when the registry has the aggregated index, until the root's index holds them all.
+ *
+ * Then measures, against the root's aggregated index (consistency: INDEX), the root's live fan-out
+ * (consistency: LIVE), the same query sent straight to one leaf, and a raw node:http server
+ * answering with the root's captured bytes (the floor):
+ *   (a) the first page of streams with their bindings and statuses;
+ *   (c) a look-up by key at the root of a stream two hops down (stream(name, namespace), _entities,
+ *       and a one-item page of the index);
+ *   (b) paging through every stream (every leaf's, at the root).
+ * Sequential samples are taken in turn across the variants of a measurement, so that all see the
+ * same moments of a noisy machine; then --requests more from --concurrency clients, a variant at a
+ * time, give requests/s and the CPU each registry spent per request (above its idle rate). The
+ * registries' request logs give each hop's own time. Then the index lag: a burst of --burst
+ * creates at one leaf, and the time from the last one's answer until the root's index counts them
+ * all (polled every 20 ms). Prints the figures and the targets' ratios from this run.
+ * A benchmark, not a test: it asserts nothing about speed, and exits 0 unless something broke.
+ */
+import { parseArgs } from "node:util";
+import type { RegistryNode } from "@stream-registry/testkit";
+import {
+  call,
+  forEachConcurrently,
+  idleRates,
+  logMarks,
+  measureInterleaved,
+  percentile,
+  post,
+  ProcessWatch,
+  rawFloor,
+  resets,
+  serverTimes,
+  sleep,
+  type Hop,
+  type Measured,
+  type MeasureOptions,
+  type Variant,
+} from "./federation-measure.ts";
+import { create, populate, streamName, waitIndexed, waitOnline } from "./federation-population.ts";
+import { INNER, LEAVES, linkLeaves, PATHS, registryPid, startTree } from "./federation-tree.ts";
+
+const { values } = parseArgs({
+  options: {
+    streams: { type: "string", default: "5000" },
+    requests: { type: "string", default: "200" },
+    concurrency: { type: "string", default: "8" },
+    page: { type: "string", default: "50" },
+    burst: { type: "string", default: "1000" },
+    "create-concurrency": { type: "string", default: "18" },
+    batch: { type: "string", default: "10" },
+    database: { type: "string", default: "pglite" },
+    "populate-linked": { type: "boolean", default: false },
+  },
+});
+const streamsPerLeaf = Number(values.streams);
+const requests = Number(values.requests);
+const concurrency = Number(values.concurrency);
+const pageSize = Number(values.page);
+const burst = Number(values.burst);
+const createConcurrency = Number(values["create-concurrency"]);
+const batch = Math.max(1, Math.min(15, Number(values.batch))); // two aliases a stream, at most 30
+const kind = values.database === "postgres" ? "postgres" : "pglite";
+const populateLinked = values["populate-linked"];
+const total = streamsPerLeaf * LEAVES.length;
+const LEAF = "/aws/us-reg1"; // the leaf of the direct rows, the look-ups and the lag burst
+const INNER_OF_LEAF = "/aws";
+
+// Everything started is stopped and disposed of: at the end, on an error, and on SIGINT/SIGTERM.
+const started: RegistryNode[] = [];
+const floors: { close(): Promise<void> }[] = [];
+let cleaning: Promise<void> | undefined;
+const stopping = new AbortController();
+const cleanup = () =>
+  (cleaning ??= (async () => {
+    stopping.abort();
+    await Promise.allSettled(floors.map((floor) => floor.close()));
+    await Promise.allSettled(started.map((node) => node.dispose()));
+  })());
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping the registries and dropping their databases`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+const seconds = (since: number) => (performance.now() - since) / 1000;
+const log = (message: string) =>
+  console.error(`[bench:federation ${new Date().toISOString().slice(11, 19)}] ${message}`);
+const fixed = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
+
+// The queries. Each variant has an operation name of its own, so that the registries' request
+// logs tell the variants apart; the text is otherwise the same where the rows compare.
+type Consistency = "INDEX" | "LIVE" | undefined;
+const STREAM_FIELDS = `namespace name bindings { fqn isDefault status { phase generation observedGeneration } }`;
+const discovery = (name: string, c: Consistency) =>
+  `query ${name}($first: Int!, $after: String) { streams(first: $first, after: $after${c ? `, consistency: ${c}` : ""}) {
+  totalCount pageInfo { hasNextPage endCursor } edges { cursor node { ${STREAM_FIELDS} } } } }`;
+const lookup = (name: string) => `query ${name}($name: String!, $namespace: String) {
+  stream(name: $name, namespace: $namespace) { generation ${STREAM_FIELDS} } }`;
+const ENTITIES = `query RootEntities($representations: [_Any!]!) {
+  _entities(representations: $representations) { ... on Stream { generation ${STREAM_FIELDS} } } }`;
+const INDEX_LOOKUP = `query RootIndexLookup($namespace: String!, $name: String!) {
+  streams(filter: { namespace: $namespace, nameStartsWith: $name }, first: 1, consistency: INDEX) {
+  nodes { generation ${STREAM_FIELDS} } } }`;
+const LAG = `query Lag($namespace: String!) { streams(filter: { namespace: $namespace }, first: 1, consistency: INDEX) {
+  totalCount lag { namespace entriesBehind secondsBehind } } }`;
+const json = (query: string, variables: Record<string, unknown>) => JSON.stringify({ query, variables });
+
+/** A variant as measured and printed. */
+interface Row extends Variant {
+  what: string;
+  where: string;
+}
+type Printed = Record<string, string | number>;
+
+function printMeasured(title: string, rows: (Row | undefined)[], results: (Measured | undefined)[]): void {
+  console.log(title);
+  console.table(
+    rows.map((row, r): Printed => {
+      const m = results[r];
+      if (!row || !m) return { what: "(no index)" };
+      const sum = (paths: readonly string[]) => paths.reduce((s, p) => s + (m.cpuPerRequest.get(p) ?? 0), 0);
+      return {
+        what: row.what,
+        where: row.where,
+        "p50 ms": fixed(percentile(m.sequential, 50)),
+        "p99 ms": fixed(percentile(m.sequential, 99)),
+        [`req/s, ${concurrency} clients`]: fixed(m.rps),
+        [`p50 ms, ${concurrency} clients`]: fixed(m.concurrentP50),
+        bytes: m.bytes,
+        "each hop's own p50 ms": m.serverP50.map((ms) => fixed(ms, 0)).join(" > ") || "-",
+        "CPU ms/req root": fixed(m.cpuPerRequest.get("/") ?? NaN),
+        inner: fixed(sum(INNER)),
+        leaves: fixed(sum(LEAVES)),
+        client: fixed(m.cpuPerRequest.get("client") ?? NaN),
+      };
+    }),
+  );
+}
+
+try {
+  let since = performance.now();
+  log(`starting ${PATHS.length} registries (${kind})`);
+  const nodes = await startTree(
+    kind,
+    // Production mode, request logging on, the reconciler's production poll (the testkit's is 200 ms).
+    { NODE_ENV: "production", LOG_LEVEL: "info", RECONCILER_POLL_MS: "1000" },
+    (node) => started.push(node),
+    log,
+    stopping.signal,
+  );
+  const at = (path: string) => nodes.get(path)!;
+  const root = at("/");
+  const leaf = at(LEAF);
+  const treeSeconds = seconds(since);
+  log(`tree up in ${fixed(treeSeconds)} s`);
+  const watch = new ProcessWatch();
+  for (const path of PATHS) watch.add(path, registryPid(at(path)));
+  watch.add("client", process.pid);
+
+  // Whether the registry has the aggregated index (consistency, lag); without it the INDEX rows and
+  // the lag are left out and the live rows send no consistency argument. Introspection is off in
+  // production; the federation SDL says it as well.
+  const { sdl } = (await call<{ _service: { sdl: string } }>(root.url, `{ _service { sdl } }`))._service;
+  const hasIndex = /\benum Consistency\b/.test(sdl) && /\blag\s*:\s*\[IndexLag!\]!/.test(sdl);
+  if (!hasIndex) log("the registry has no aggregated index: INDEX rows and the lag are left out");
+  const LIVE: Consistency = hasIndex ? "LIVE" : undefined;
+  const INDEX: Consistency = hasIndex ? "INDEX" : undefined;
+
+  // Population, straight at the leaves. By default before the leaves join the tree: the creates do
+  // not share the two cores with the index following them, and the index then reads the leaves'
+  // feeds in full pages, which is the "index build" figure (--populate-linked: leaves linked first).
+  let linkSeconds = NaN;
+  if (populateLinked) {
+    const linking = performance.now();
+    await linkLeaves(nodes);
+    linkSeconds = seconds(linking);
+  }
+  since = performance.now();
+  const cpuBefore = await watch.sample();
+  const leafUrls = LEAVES.map((path) => at(path).url);
+  await populate(leafUrls, streamsPerLeaf, { batch, concurrency: createConcurrency, log });
+  const createSeconds = seconds(since);
+  log(`created ${total} streams and bindings in ${fixed(createSeconds)} s; waiting until ONLINE`);
+  await waitOnline(leafUrls, streamsPerLeaf);
+  const onlineSeconds = seconds(since);
+  log(`all ${total} bindings ONLINE after ${fixed(onlineSeconds)} s`);
+  const cpuOnline = await watch.sample();
+  const indexSince = performance.now();
+  if (!populateLinked) {
+    await linkLeaves(nodes);
+    linkSeconds = seconds(indexSince);
+    log(`leaves linked in ${fixed(linkSeconds)} s`);
+  }
+  let indexedSeconds = NaN;
+  let indexNote = "n/a (no index)";
+  if (hasIndex) {
+    indexNote = (await waitIndexed(root.url, total, 900_000)) ?? "yes";
+    indexedSeconds = seconds(indexSince);
+    log(`root index: ${indexNote} after ${fixed(indexedSeconds)} s`);
+  }
+  const cpuIndexed = await watch.sample();
+
+  // What the tree costs when nobody asks it anything (the index followers poll their children).
+  const idle = await idleRates(watch, 10_000);
+  const options: MeasureOptions = {
+    requests,
+    concurrency,
+    warmup: Math.min(20, requests),
+    watch,
+    idle,
+    logs: (path) => at(path).logs(),
+  };
+  const below = (operation: string): Hop[] => [
+    { path: INNER_OF_LEAF, operation },
+    { path: LEAF, operation },
+  ];
+
+  /** Measures the rows present (undefined: not measured, no index), in turn. */
+  async function measured(rows: (Row | undefined)[]): Promise<(Measured | undefined)[]> {
+    const present = rows.filter((row): row is Row => row !== undefined);
+    const results = await measureInterleaved(present, options);
+    return rows.map((row) => (row ? results[present.indexOf(row)] : undefined));
+  }
+
+  // (a) The first page of discovery.
+  log("(a) first page of streams");
+  const firstPage = (name: string, c: Consistency) => () => json(discovery(name, c), { first: pageSize });
+  const pageBytes = Buffer.from((await post(root.url, firstPage("Capture", hasIndex ? INDEX : LIVE)())).text);
+  const pageFloor = await rawFloor(() => pageBytes);
+  floors.push(pageFloor);
+  const pageRows: (Row | undefined)[] = [
+    hasIndex
+      ? {
+          what: "root, INDEX",
+          where: "/",
+          url: root.url,
+          body: firstPage("RootIndexPage", INDEX),
+          hops: [{ path: "/", operation: "RootIndexPage" }],
+        }
+      : undefined,
+    {
+      what: hasIndex ? "root, LIVE" : "root, live (no argument)",
+      where: "/",
+      url: root.url,
+      body: firstPage("RootLivePage", LIVE),
+      hops: [{ path: "/", operation: "RootLivePage" }, ...below("Subtree_streams")],
+    },
+    {
+      what: "leaf direct, same query",
+      where: LEAF,
+      url: leaf.url,
+      body: firstPage("LeafPage", INDEX),
+      hops: [{ path: LEAF, operation: "LeafPage" }],
+    },
+    {
+      what: "raw node:http, root's bytes",
+      where: "floor",
+      url: pageFloor.url,
+      body: firstPage("FloorPage", INDEX),
+      hops: [],
+    },
+  ];
+  const pageResults = await measured(pageRows);
+
+  // (c) A look-up by key at the root of a stream at a leaf, two hops down; keys spread over the leaf.
+  log("(c) look-ups by key");
+  const key = (i: number) => streamName((i * 7_919) % streamsPerLeaf);
+  const lookupBody = (name: string) => (i: number) => json(lookup(name), { name: key(i), namespace: LEAF });
+  const lookupBytes = Buffer.from((await post(root.url, lookupBody("Capture")(0))).text);
+  const lookupFloor = await rawFloor(() => lookupBytes);
+  floors.push(lookupFloor);
+  const lookupRows: (Row | undefined)[] = [
+    {
+      what: "root stream(name, namespace)",
+      where: "/",
+      url: root.url,
+      body: lookupBody("RootLookup"),
+      hops: [{ path: "/", operation: "RootLookup" }, ...below("Forwarded_stream")],
+    },
+    {
+      what: "root _entities",
+      where: "/",
+      url: root.url,
+      body: (i) =>
+        json(ENTITIES, { representations: [{ __typename: "Stream", namespace: LEAF, name: key(i) }] }),
+      hops: [{ path: "/", operation: "RootEntities" }, ...below("Forwarded_entities")],
+    },
+    hasIndex
+      ? {
+          what: "root streams(filter, first: 1), INDEX",
+          where: "/",
+          url: root.url,
+          body: (i) => json(INDEX_LOOKUP, { namespace: LEAF, name: key(i) }),
+          hops: [{ path: "/", operation: "RootIndexLookup" }],
+        }
+      : undefined,
+    {
+      what: "leaf direct stream(name, namespace)",
+      where: LEAF,
+      url: leaf.url,
+      body: lookupBody("LeafLookup"),
+      hops: [{ path: LEAF, operation: "LeafLookup" }],
+    },
+    {
+      what: "leaf direct { __typename }: a request's fixed cost",
+      where: LEAF,
+      url: leaf.url,
+      body: () => json("query LeafTypename { __typename }", {}),
+      hops: [{ path: LEAF, operation: "LeafTypename" }],
+    },
+    {
+      what: "raw node:http, root's bytes",
+      where: "floor",
+      url: lookupFloor.url,
+      body: lookupBody("FloorLookup"),
+      hops: [],
+    },
+  ];
+  const lookupResults = await measured(lookupRows);
+
+  // (b) Paging through everything, the passes in lockstep (a page of each in turn); the leaf's pass,
+  // a ninth of the others, starts over until they end.
+  log(`(b) paging through all ${total} streams, ${pageSize} a page`);
+  const captured = new Map<string, Buffer>(); // the root's INDEX pages by `after`, for the floor
+  const pagingFloor = await rawFloor((body) => {
+    const after = (JSON.parse(body) as { variables: { after: string | null } }).variables.after;
+    return captured.get(String(after)) ?? Buffer.from("{}");
+  });
+  floors.push(pagingFloor);
+  interface Pass {
+    what: string;
+    url: string;
+    query: string;
+    expected: number;
+    hops: Hop[];
+    capture?: boolean;
+    repeat?: boolean;
+    after: string | null;
+    seen: number;
+    sum: number;
+    done: boolean;
+    latencies: number[];
+    passSums: number[];
+  }
+  const pass = (
+    what: string,
+    url: string,
+    query: string,
+    expected: number,
+    hops: Hop[],
+    more: Partial<Pass> = {},
+  ): Pass => ({
+    ...{
+      what,
+      url,
+      query,
+      expected,
+      hops,
+      after: null,
+      seen: 0,
+      sum: 0,
+      done: false,
+      latencies: [],
+      passSums: [],
+    },
+    ...more,
+  });
+  const passes: Pass[] = [
+    ...(hasIndex
+      ? [
+          pass(
+            `root, INDEX`,
+            root.url,
+            discovery("RootIndexPaging", INDEX),
+            total,
+            [{ path: "/", operation: "RootIndexPaging" }],
+            { capture: true },
+          ),
+        ]
+      : []),
+    pass(
+      `root, LIVE`,
+      root.url,
+      discovery("RootLivePaging", LIVE),
+      total,
+      [{ path: "/", operation: "RootLivePaging" }, ...below("Subtree_streams")],
+      { capture: !hasIndex },
+    ),
+    pass(
+      `leaf direct`,
+      leaf.url,
+      discovery("LeafPaging", INDEX),
+      streamsPerLeaf,
+      [{ path: LEAF, operation: "LeafPaging" }],
+      { repeat: true },
+    ),
+    pass(`raw node:http, root's pages`, pagingFloor.url, discovery("FloorPaging", INDEX), total, []),
+  ];
+  const pagingMarks = logMarks(
+    passes.map((p) => ({ url: p.url, body: () => "", hops: p.hops })),
+    options,
+  );
+  while (passes.some((p) => !p.done && !p.repeat)) {
+    for (const p of passes) {
+      if (p.done) continue;
+      const answer = await post(p.url, json(p.query, { first: pageSize, after: p.after }));
+      if (p.capture) captured.set(String(p.after), Buffer.from(answer.text));
+      const page = (
+        JSON.parse(answer.text) as {
+          data: { streams: { pageInfo: { hasNextPage: boolean; endCursor: string }; edges: unknown[] } };
+        }
+      ).data.streams;
+      p.latencies.push(answer.ms);
+      p.sum += answer.ms;
+      p.seen += page.edges.length;
+      p.after = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
+      if (p.after !== null) continue;
+      if (p.seen !== p.expected)
+        throw new Error(`${p.what}: paged ${p.seen} streams, expected ${p.expected}`);
+      p.passSums.push(p.sum);
+      Object.assign(p, { seen: 0, sum: 0, done: !p.repeat });
+    }
+  }
+  const paging = passes.map((p) => {
+    const latencies = p.latencies.sort((a, b) => a - b);
+    return {
+      what: p.what,
+      where: p.url === leaf.url ? LEAF : p.url === root.url ? "/" : "floor",
+      streams: p.expected,
+      "pages a pass": Math.ceil(p.expected / pageSize),
+      "page p50 ms": percentile(latencies, 50),
+      "page p99 ms": percentile(latencies, 99),
+      "s a pass (sum of its pages)": p.passSums.reduce((a, b) => a + b, 0) / p.passSums.length / 1000,
+      "each hop's own p50 ms": serverTimes(p.hops, pagingMarks, options),
+      passes: p.passSums.length,
+    };
+  });
+
+  // Index lag: a burst of creates at one leaf, then the root's index polled every 20 ms.
+  let lag: { seconds: number; polls: number; firstLag: string; burstSeconds: number } | undefined;
+  if (hasIndex) {
+    log(`index lag: ${burst} creates at ${LEAF}`);
+    const burstStarted = performance.now();
+    await forEachConcurrently(burst, concurrency, (i) => create(leaf.url, [streamName(i, "burst")], false));
+    const acknowledged = performance.now();
+    let polls = 0;
+    let firstLag = "";
+    for (;;) {
+      const polled = performance.now();
+      const data = await call<{
+        streams: {
+          totalCount: number;
+          lag: { namespace: string; entriesBehind: number; secondsBehind: number }[];
+        };
+      }>(root.url, LAG, { namespace: LEAF });
+      polls++;
+      if (polls === 1) {
+        firstLag =
+          data.streams.lag
+            .map((l) => `${l.namespace}: ${l.entriesBehind} entries, ${fixed(l.secondsBehind, 2)} s`)
+            .join("; ") || "none";
+      }
+      if (data.streams.totalCount >= streamsPerLeaf + burst) break;
+      if (seconds(acknowledged) > 120)
+        throw new Error(`the root's index did not count the burst within 120 s: ${JSON.stringify(data)}`);
+      await sleep(Math.max(0, 20 - (performance.now() - polled)));
+    }
+    lag = {
+      seconds: seconds(acknowledged),
+      polls,
+      firstLag,
+      burstSeconds: (acknowledged - burstStarted) / 1000,
+    };
+  }
+
+  // The report.
+  console.log(
+    `\nbench:federation: ${PATHS.length} registries (${kind}), ${streamsPerLeaf} streams with a binding at each of ` +
+      `${LEAVES.length} leaves (${total}); ${requests} sequential requests a row (in turn with the other rows), ` +
+      `then ${requests} from ${concurrency} clients\n`,
+  );
+  console.log("Population");
+  console.table({
+    [`registries started, inner ones linked (s)`]: fixed(treeSeconds),
+    [`streams + bindings created at the leaves (s; ${createConcurrency} requests in flight, ${batch} streams a request)`]:
+      fixed(createSeconds),
+    "streams created/s": fixed(total / createSeconds),
+    "all bindings ONLINE (s from the first create)": fixed(onlineSeconds),
+    [`leaves linked ${populateLinked ? "before the creates" : "after all were ONLINE"} (s)`]:
+      fixed(linkSeconds),
+    [`root's index holds all (s from ${populateLinked ? "all ONLINE" : "the linking's start"})`]:
+      fixed(indexedSeconds),
+    "root's index caught up": indexNote,
+    "connections reset and sent again": resets.count,
+    "root peak RSS MiB": fixed(await watch.peakRssMiB("/"), 0),
+    [`leaf ${LEAF} peak RSS MiB`]: fixed(await watch.peakRssMiB(LEAF), 0),
+  });
+  const cpu = (from: Map<string, number>, to: Map<string, number>) => (paths: readonly string[]) =>
+    fixed(paths.reduce((sum, p) => sum + (to.get(p) ?? 0) - (from.get(p) ?? 0), 0) / 1000);
+  const cpuRow = (share: (paths: readonly string[]) => string) => ({
+    root: share(["/"]),
+    "inner (3)": share(INNER),
+    "leaves (9)": share(LEAVES),
+    "bench client": share(["client"]),
+  });
+  console.log("CPU (s, or % of one core)");
+  console.table({
+    "creating until all ONLINE (s)": cpuRow(cpu(cpuBefore, cpuOnline)),
+    [`${populateLinked ? "after that" : "linking"} until the index held all (s)`]: cpuRow(
+      cpu(cpuOnline, cpuIndexed),
+    ),
+    "idle afterwards (% of a core)": cpuRow(
+      (paths) => `${fixed(paths.reduce((sum, p) => sum + (idle.get(p) ?? 0), 0) * 100, 0)}%`,
+    ),
+  });
+  printMeasured(
+    `(a) first page: streams(first: ${pageSize}) with bindings and statuses; hops: / > ${INNER_OF_LEAF} > ${LEAF}`,
+    pageRows,
+    pageResults,
+  );
+  printMeasured(
+    `(c) look-up by key of a stream at ${LEAF}; hops: / > ${INNER_OF_LEAF} > ${LEAF}`,
+    lookupRows,
+    lookupResults,
+  );
+  console.log(`(b) paging through everything, ${pageSize} a page, the passes in lockstep`);
+  console.table(
+    paging.map((p) => ({
+      ...p,
+      "page p50 ms": fixed(p["page p50 ms"]),
+      "page p99 ms": fixed(p["page p99 ms"]),
+      "s a pass (sum of its pages)": fixed(p["s a pass (sum of its pages)"]),
+      "each hop's own p50 ms": p["each hop's own p50 ms"].map((ms) => fixed(ms, 0)).join(" > ") || "-",
+    })),
+  );
+
+  const p50 = (m: Measured | undefined) => (m ? percentile(m.sequential, 50) : NaN);
+  const pagingP50 = (what: string) => paging.find((p) => p.what === what)?.["page p50 ms"] ?? NaN;
+  const [pageIndex, pageLive, pageLeaf, pageRaw] = pageResults;
+  const [lookupRoot, entities, lookupIndex, lookupLeaf] = lookupResults;
+  const targets: [string, number, string, ((value: number) => boolean)?][] = [
+    [
+      "first page: root INDEX p50 / leaf direct p50",
+      p50(pageIndex) / p50(pageLeaf),
+      "<= 1.5",
+      (v) => v <= 1.5,
+    ],
+    [
+      "paging: root INDEX page p50 / leaf direct page p50",
+      pagingP50("root, INDEX") / pagingP50("leaf direct"),
+      "<= 1.5",
+      (v) => v <= 1.5,
+    ],
+    [
+      "look-up: root stream() p50 / leaf direct p50",
+      p50(lookupRoot) / p50(lookupLeaf),
+      "<= 2",
+      (v) => v <= 2,
+    ],
+    [`index lag after ${burst} creates (s)`, lag?.seconds ?? NaN, "< 2", (v) => v < 2],
+    ["look-up: root _entities p50 / leaf direct p50", p50(entities) / p50(lookupLeaf), ""],
+    ["look-up: root INDEX streams(filter) p50 / leaf direct p50", p50(lookupIndex) / p50(lookupLeaf), ""],
+    ["first page: root LIVE p50 / leaf direct p50", p50(pageLive) / p50(pageLeaf), ""],
+    ["first page: root INDEX p50 / raw floor p50", p50(pageIndex) / p50(pageRaw), ""],
+  ];
+  console.log("Targets, from this run");
+  console.table(
+    targets.map(([what, value, target, met]) => ({
+      what,
+      value: fixed(value, 2),
+      target,
+      met: !met ? "" : Number.isFinite(value) ? (met(value) ? "yes" : "NO") : "n/a",
+    })),
+  );
+  if (lag) {
+    console.log(
+      `Index lag: ${burst} creates at ${LEAF} took ${fixed(lag.burstSeconds, 2)} s (${concurrency} clients); ` +
+        `the root's index counted them all ${fixed(lag.seconds, 3)} s after the last answer ` +
+        `(${lag.polls} polls every 20 ms; the first poll's lag: ${lag.firstLag})`,
+    );
+  }
+} catch (error) {
+  // A registry that died, or failed a request, says why in its log.
+  for (const node of started) {
+    const lines = node.logs();
+    if (lines.length && !node.running())
+      console.error(`registry ${node.path} exited; its last lines:\n${lines.slice(-15).join("\n")}`);
+    const failed = lines.filter((line) => line.includes('"level":50')).slice(-3);
+    if (failed.length) console.error(`registry ${node.path} logged errors:\n${failed.join("\n")}`);
+  }
+  throw error;
+} finally {
+  log("stopping the registries");
+  await cleanup();
+}
