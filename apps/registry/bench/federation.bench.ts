@@ -1,20 +1,22 @@
 /**
  * npm run bench:federation [-- --streams 5000 --requests 200 --concurrency 8 --page 50 --burst 1000
- *   --create-concurrency 18 --batch 10 --database pglite|postgres]
+ *   --create-concurrency 18 --batch 10 --populate-linked --database pglite|postgres]
  *
  * Discovery across a tree of registries (issue 10). Starts 13 real registry processes in
  * production mode (NODE_ENV=production, request logging on), each with its own database: a root
  * "/", three inner registries (/aws, /azure, /gcp) and three leaves under each (/aws/us-reg1, ...),
  * linked into a tree with the testkit. Fills each leaf with --streams streams, each with one
- * binding on a registry-only cluster, created straight at the leaves; waits until every binding is
- * ONLINE and, when the registry has the aggregated index, until the root's index holds them all.
+ * binding on a registry-only cluster, created straight at the leaves before they register with
+ * their parents (--populate-linked: after); waits until every binding is ONLINE, registers the
+ * leaves, and, when the registry has the aggregated index, waits until the root's index holds all.
  *
  * Then measures, against the root's aggregated index (consistency: INDEX), the root's live fan-out
  * (consistency: LIVE), the same query sent straight to one leaf, and a raw node:http server
  * answering with the root's captured bytes (the floor):
- *   (a) the first page of streams with their bindings and statuses;
+ *   (a) the first page of streams with their bindings and statuses (also without totalCount, to
+ *       show what counting costs);
  *   (c) a look-up by key at the root of a stream two hops down (stream(name, namespace), _entities,
- *       and a one-item page of the index);
+ *       and a one-item page of the index), and `{ __typename }` at the leaf: a request's fixed cost;
  *   (b) paging through every stream (every leaf's, at the root).
  * Sequential samples are taken in turn across the variants of a measurement, so that all see the
  * same moments of a noisy machine; then --requests more from --concurrency clients, a variant at a
@@ -24,6 +26,7 @@
  * all (polled every 20 ms). Prints the figures and the targets' ratios from this run.
  * A benchmark, not a test: it asserts nothing about speed, and exits 0 unless something broke.
  */
+import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import type { RegistryNode } from "@stream-registry/testkit";
 import {
@@ -91,6 +94,11 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 
+// The machine's load average, every 5 s: other work on it shows in every figure.
+const loads: number[] = [];
+const loadSampler = setInterval(() => loads.push(loadavg()[0]!), 5_000);
+loadSampler.unref();
+
 const seconds = (since: number) => (performance.now() - since) / 1000;
 const log = (message: string) =>
   console.error(`[bench:federation ${new Date().toISOString().slice(11, 19)}] ${message}`);
@@ -100,9 +108,9 @@ const fixed = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits)
 // logs tell the variants apart; the text is otherwise the same where the rows compare.
 type Consistency = "INDEX" | "LIVE" | undefined;
 const STREAM_FIELDS = `namespace name bindings { fqn isDefault status { phase generation observedGeneration } }`;
-const discovery = (name: string, c: Consistency) =>
+const discovery = (name: string, c: Consistency, count = true) =>
   `query ${name}($first: Int!, $after: String) { streams(first: $first, after: $after${c ? `, consistency: ${c}` : ""}) {
-  totalCount pageInfo { hasNextPage endCursor } edges { cursor node { ${STREAM_FIELDS} } } } }`;
+  ${count ? "totalCount " : ""}pageInfo { hasNextPage endCursor } edges { cursor node { ${STREAM_FIELDS} } } } }`;
 const lookup = (name: string) => `query ${name}($name: String!, $namespace: String) {
   stream(name: $name, namespace: $namespace) { generation ${STREAM_FIELDS} } }`;
 const ENTITIES = `query RootEntities($representations: [_Any!]!) {
@@ -233,7 +241,10 @@ try {
 
   // (a) The first page of discovery.
   log("(a) first page of streams");
-  const firstPage = (name: string, c: Consistency) => () => json(discovery(name, c), { first: pageSize });
+  const firstPage =
+    (name: string, c: Consistency, count = true) =>
+    () =>
+      json(discovery(name, c, count), { first: pageSize });
   const pageBytes = Buffer.from((await post(root.url, firstPage("Capture", hasIndex ? INDEX : LIVE)())).text);
   const pageFloor = await rawFloor(() => pageBytes);
   floors.push(pageFloor);
@@ -260,6 +271,23 @@ try {
       url: leaf.url,
       body: firstPage("LeafPage", INDEX),
       hops: [{ path: LEAF, operation: "LeafPage" }],
+    },
+    // The same pages without totalCount: what counting costs at each.
+    hasIndex
+      ? {
+          what: "root, INDEX, no totalCount",
+          where: "/",
+          url: root.url,
+          body: firstPage("RootIndexPageUncounted", INDEX, false),
+          hops: [{ path: "/", operation: "RootIndexPageUncounted" }],
+        }
+      : undefined,
+    {
+      what: "leaf direct, no totalCount",
+      where: LEAF,
+      url: leaf.url,
+      body: firstPage("LeafPageUncounted", INDEX, false),
+      hops: [{ path: LEAF, operation: "LeafPageUncounted" }],
     },
     {
       what: "raw node:http, root's bytes",
@@ -501,6 +529,10 @@ try {
       fixed(indexedSeconds),
     "root's index caught up": indexNote,
     "connections reset and sent again": resets.count,
+    "machine load average (1 min), min / median / max": (() => {
+      const sorted = [...loads].sort((a, b) => a - b);
+      return [0, 50, 100].map((p) => fixed(percentile(sorted, p))).join(" / ");
+    })(),
     "root peak RSS MiB": fixed(await watch.peakRssMiB("/"), 0),
     [`leaf ${LEAF} peak RSS MiB`]: fixed(await watch.peakRssMiB(LEAF), 0),
   });
@@ -545,7 +577,7 @@ try {
 
   const p50 = (m: Measured | undefined) => (m ? percentile(m.sequential, 50) : NaN);
   const pagingP50 = (what: string) => paging.find((p) => p.what === what)?.["page p50 ms"] ?? NaN;
-  const [pageIndex, pageLive, pageLeaf, pageRaw] = pageResults;
+  const [pageIndex, pageLive, pageLeaf, pageIndexUncounted, pageLeafUncounted, pageRaw] = pageResults;
   const [lookupRoot, entities, lookupIndex, lookupLeaf] = lookupResults;
   const targets: [string, number, string, ((value: number) => boolean)?][] = [
     [
@@ -570,6 +602,11 @@ try {
     ["look-up: root _entities p50 / leaf direct p50", p50(entities) / p50(lookupLeaf), ""],
     ["look-up: root INDEX streams(filter) p50 / leaf direct p50", p50(lookupIndex) / p50(lookupLeaf), ""],
     ["first page: root LIVE p50 / leaf direct p50", p50(pageLive) / p50(pageLeaf), ""],
+    [
+      "first page without totalCount: root INDEX p50 / leaf direct p50",
+      p50(pageIndexUncounted) / p50(pageLeafUncounted),
+      "",
+    ],
     ["first page: root INDEX p50 / raw floor p50", p50(pageIndex) / p50(pageRaw), ""],
   ];
   console.log("Targets, from this run");
