@@ -19,6 +19,7 @@ import { createHttpServer } from "./http/server.ts";
 import { childProbes } from "./health/child-probes.ts";
 import { clusterProbes } from "./health/cluster-probes.ts";
 import { HealthMonitor } from "./health/health-monitor.ts";
+import { ChildCalls } from "@stream-registry/federation";
 import { IndexFollower } from "./discovery/index-follower.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { MigrationGuard } from "./migration-guard.ts";
@@ -110,7 +111,9 @@ export async function startRegistry(
       enrollmentToken: config.enrollmentToken,
     });
     const schema = buildSchema(providers.isSecret);
-    const index = new IndexFollower(db, services.children.calls, schema, config.index, logger);
+    // Its own circuit breakers: its reads of a child that is down (each second) must not keep
+    // the child unasked by clients for 10 s after it is back.
+    const index = new IndexFollower(db, new ChildCalls(), schema, config.index, logger);
     const health = new HealthMonitor([clusterProbes(deps), childProbes(deps)], config.health, logger);
     const resync = new Resync(deps, handlers, config.reconciler, logger);
     const migrations = new MigrationGuard(db, logger);

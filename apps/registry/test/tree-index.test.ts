@@ -239,7 +239,7 @@ describe("the aggregated discovery index of a tree of registries", { timeout: 18
     } finally {
       await leaf.start();
     }
-    // /aws does not ask the leaf for up to 10 s after its breaker opened; then it does again.
+    // A write through /aws may find the leaf still starting: it is sent again until it lands.
     await eventually(
       () =>
         createStreams(at("/"), "/aws/us-reg1-xyz", ["after_restart"]).then(
