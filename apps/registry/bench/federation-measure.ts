@@ -18,9 +18,19 @@ export interface Answer {
 /** Connections reset before an answer, and sent again (see `post`). */
 export const resets = { count: 0 };
 
+/** An answer with GraphQL errors or an HTTP error status; `text` is its body. */
+export class AnswerError extends Error {
+  constructor(
+    message: string,
+    readonly text: string,
+  ) {
+    super(message);
+  }
+}
+
 /**
- * Posts one GraphQL request body and reads the answer; throws on an HTTP error or on GraphQL
- * errors (a partial answer is not a measurement of the whole tree). A request whose connection is
+ * Posts one GraphQL request body and reads the answer; throws an AnswerError on an HTTP error or
+ * on GraphQL errors (a partial answer is not a measurement of the whole tree). A request whose connection is
  * reset before any answer is sent again (twice at most) and counted in `resets`: on a loaded
  * machine a keep-alive connection that the server closes as idle can be picked for a request at
  * that very moment, which says nothing about the registry.
@@ -39,7 +49,7 @@ export async function post(url: string, body: string): Promise<Answer> {
     const text = await response.text();
     const ms = performance.now() - started;
     if (!response.ok || text.includes('"errors":[')) {
-      throw new Error(`${url} answered HTTP ${response.status}: ${text.slice(0, 2_000)}`);
+      throw new AnswerError(`${url} answered HTTP ${response.status}: ${text.slice(0, 2_000)}`, text);
     }
     return { text, ms, retried: attempt > 0 };
   }
@@ -89,6 +99,27 @@ export interface Variant {
   hops: Hop[];
 }
 
+/** Requests of a measurement that got no answer or one with errors; their times are left out. */
+export class Failures {
+  count = 0;
+  first: string | undefined;
+
+  add(error: unknown): void {
+    this.count++;
+    this.first ??= (error instanceof Error ? error.message : String(error)).slice(0, 500);
+  }
+
+  /** Sends a request, and counts it here instead of throwing if it fails; its time, or undefined. */
+  async time(url: string, body: string): Promise<number | undefined> {
+    try {
+      return (await post(url, body)).ms;
+    } catch (error) {
+      this.add(error);
+      return undefined;
+    }
+  }
+}
+
 export interface Measured {
   /** Sorted latencies of the sequential samples (ms). */
   sequential: number[];
@@ -102,6 +133,8 @@ export interface Measured {
   serverP50: number[];
   /** CPU time (ms) each watched process spent per request above its idle rate, in the concurrent run. */
   cpuPerRequest: Map<string, number>;
+  /** Requests (sequential and concurrent) that failed, left out of the times. */
+  failures: Failures;
 }
 
 export interface MeasureOptions {
@@ -118,19 +151,28 @@ export interface MeasureOptions {
 /**
  * Measures several requests alike: `warmup` of each, then `requests` sequential samples taken in
  * turn (variant 1, 2, ..., 1, 2, ...) so that every variant sees the same moments of a noisy
- * machine, then, variant by variant, `requests` more from `concurrency` clients at once.
+ * machine, then, variant by variant, `requests` more from `concurrency` clients at once. A request
+ * that fails (a partial answer, say) is counted in `failures` and left out of the times.
  */
 export async function measureInterleaved(variants: Variant[], options: MeasureOptions): Promise<Measured[]> {
   const bytes = variants.map(() => 0);
+  const failures = variants.map(() => new Failures());
   for (let i = 0; i < options.warmup; i++) {
-    for (const [v, variant] of variants.entries())
-      bytes[v] = Buffer.byteLength((await post(variant.url, variant.body(i))).text);
+    for (const [v, variant] of variants.entries()) {
+      try {
+        bytes[v] = Buffer.byteLength((await post(variant.url, variant.body(i))).text);
+      } catch (error) {
+        failures[v]!.add(error);
+      }
+    }
   }
   const marks = logMarks(variants, options);
   const sequential: number[][] = variants.map(() => []);
   for (let i = 0; i < options.requests; i++) {
-    for (const [v, variant] of variants.entries())
-      sequential[v]!.push((await post(variant.url, variant.body(i))).ms);
+    for (const [v, variant] of variants.entries()) {
+      const ms = await failures[v]!.time(variant.url, variant.body(i));
+      if (ms !== undefined) sequential[v]!.push(ms);
+    }
   }
   const serverP50 = variants.map((variant) => serverTimes(variant.hops, marks, options));
   const results: Measured[] = [];
@@ -139,7 +181,8 @@ export async function measureInterleaved(variants: Variant[], options: MeasureOp
     const before = await options.watch.sample();
     const started = performance.now();
     await forEachConcurrently(options.requests, options.concurrency, async (i) => {
-      concurrent.push((await post(variant.url, variant.body(options.requests + i))).ms);
+      const ms = await failures[v]!.time(variant.url, variant.body(options.requests + i));
+      if (ms !== undefined) concurrent.push(ms);
     });
     const elapsed = performance.now() - started;
     const after = await options.watch.sample();
@@ -151,6 +194,7 @@ export async function measureInterleaved(variants: Variant[], options: MeasureOp
       bytes: bytes[v]!,
       serverP50: serverP50[v]!,
       cpuPerRequest: cpuAboveIdle(before, after, elapsed, options.requests, options.idle),
+      failures: failures[v]!,
     });
   }
   return results;

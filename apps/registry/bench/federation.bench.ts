@@ -38,6 +38,7 @@ import {
   percentile,
   post,
   ProcessWatch,
+  Failures,
   rawFloor,
   resets,
   serverTimes,
@@ -149,9 +150,15 @@ function printMeasured(title: string, rows: (Row | undefined)[], results: (Measu
         inner: fixed(sum(INNER)),
         leaves: fixed(sum(LEAVES)),
         client: fixed(m.cpuPerRequest.get("client") ?? NaN),
+        failed: m.failures.count,
       };
     }),
   );
+  // What failed (a partial answer, say), once a row.
+  rows.forEach((row, r) => {
+    const first = results[r]?.failures.first;
+    if (row && first) console.log(`  ${row.what}: ${results[r]!.failures.count} failed, the first: ${first}`);
+  });
 }
 
 try {
@@ -378,6 +385,7 @@ try {
     done: boolean;
     latencies: number[];
     passSums: number[];
+    failures: Failures;
   }
   const pass = (
     what: string,
@@ -399,6 +407,7 @@ try {
       done: false,
       latencies: [],
       passSums: [],
+      failures: new Failures(),
     },
     ...more,
   });
@@ -440,7 +449,16 @@ try {
   while (passes.some((p) => !p.done && !p.repeat)) {
     for (const p of passes) {
       if (p.done) continue;
-      const answer = await post(p.url, json(p.query, { first: pageSize, after: p.after }));
+      // A page that fails (a partial answer) is counted and asked again, its time left out.
+      let answer: Awaited<ReturnType<typeof post>> | undefined;
+      for (let attempt = 0; !answer; attempt++) {
+        try {
+          answer = await post(p.url, json(p.query, { first: pageSize, after: p.after }));
+        } catch (error) {
+          if (attempt >= 3) throw error;
+          p.failures.add(error);
+        }
+      }
       if (p.capture) captured.set(String(p.after), Buffer.from(answer.text));
       const page = (
         JSON.parse(answer.text) as {
@@ -470,6 +488,8 @@ try {
       "s a pass (sum of its pages)": p.passSums.reduce((a, b) => a + b, 0) / p.passSums.length / 1000,
       "each hop's own p50 ms": serverTimes(p.hops, pagingMarks, options),
       passes: p.passSums.length,
+      "failed pages (asked again)": p.failures.count,
+      failure: p.failures.first,
     };
   });
 
@@ -566,7 +586,7 @@ try {
   );
   console.log(`(b) paging through everything, ${pageSize} a page, the passes in lockstep`);
   console.table(
-    paging.map((p) => ({
+    paging.map(({ failure: _failure, ...p }) => ({
       ...p,
       "page p50 ms": fixed(p["page p50 ms"]),
       "page p99 ms": fixed(p["page p99 ms"]),
@@ -574,6 +594,7 @@ try {
       "each hop's own p50 ms": p["each hop's own p50 ms"].map((ms) => fixed(ms, 0)).join(" > ") || "-",
     })),
   );
+  for (const p of paging) if (p.failure) console.log(`  ${p.what}: the first failed page: ${p.failure}`);
 
   const p50 = (m: Measured | undefined) => (m ? percentile(m.sequential, 50) : NaN);
   const pagingP50 = (what: string) => paging.find((p) => p.what === what)?.["page p50 ms"] ?? NaN;
