@@ -14,3 +14,4 @@ export * from "./request-error-codes.ts";
 export * from "./deadline.ts";
 export * from "./domain.ts";
 export * from "./resource-status.ts";
+export * from "./principal.ts";
