@@ -37,6 +37,16 @@ describe("public API", () => {
       isRequestErrorCode: "function",
       DeadlineExceeded: "function",
       withDeadline: "function",
+      ROLES: "object",
+      parseRole: "function",
+      checkGrantPrincipal: "function",
+      checkStreamPrefix: "function",
+      scopeOf: "function",
+      scopeCovers: "function",
+      pathBelow: "function",
+      pathOfBelow: "function",
+      Access: "function",
+      grantNamesOf: "function",
     };
     const actual = Object.fromEntries(
       Object.keys(expected).map((name) => [name, typeof (core as Record<string, unknown>)[name]]),
