@@ -2,6 +2,31 @@ import { isSecretKey } from "./secret-keys.ts";
 
 export const REDACTED = "********";
 
+// What a query shows for a secret: the placeholder, followed by the stored value's fingerprint
+// (12 hex digits) once it is sealed at rest, e.g. "********:3f9a1c2b7d4e".
+const PLACEHOLDER = /^\*{8}(?::[0-9a-f]{12})?$/;
+const FINGERPRINTED = /\*{8}:[0-9a-f]{12}/;
+
+/** The placeholder a query shows for a secret, with its fingerprint when it has one. */
+export function secretPlaceholder(fingerprint?: string): string {
+  return fingerprint === undefined ? REDACTED : `${REDACTED}:${fingerprint}`;
+}
+
+/** Whether `text` is exactly a placeholder ("********", or with a fingerprint). */
+export function isSecretPlaceholder(text: string): boolean {
+  return PLACEHOLDER.test(text);
+}
+
+/** Whether `text` holds a fingerprinted placeholder: a sealed value stands there. */
+export function holdsSealedPlaceholder(text: string): boolean {
+  return FINGERPRINTED.test(text);
+}
+
+/** `text` with every fingerprinted placeholder in it made plain ("********"). */
+export function withoutFingerprints(text: string): string {
+  return text.replace(new RegExp(FINGERPRINTED.source, "g"), REDACTED);
+}
+
 // "scheme://user:password@host": the password runs from the first ":" of the authority to its
 // last "@". An unencoded "@" or "/" in a password makes URLs ambiguous; reading to the last "@"
 // of the whole token errs towards hiding too much (part of the host), never too little.
@@ -13,17 +38,22 @@ const URL_PASSWORD = /(:\/\/[^\s:/@]*:)([^\s]*)@/g;
 const SECRET_PARAMETER = /(^|[?&;\s])([A-Za-z0-9._-]+)(\s*=\s*)('[^']*'?|"[^"]*"?|[^&;\s]*)/g;
 
 /**
- * A string with the credentials it embeds replaced by the placeholder, everything else kept:
- * the host and database of a connection URL are what people need to see, and are not secret.
+ * A string with the credentials it embeds replaced by `placeholder`, everything else kept: the
+ * host and database of a connection URL are what people need to see, and are not secret. A
+ * placeholder already there stays as it is, so what a query shows is shown the same again.
  */
-export function redactEmbeddedCredentials(text: string): string {
+export function redactEmbeddedCredentials(text: string, placeholder = REDACTED): string {
   return text
-    .replace(URL_PASSWORD, (_match, userPart: string, password: string) =>
-      password.length === 0 ? `${userPart}@` : `${userPart}${REDACTED}@`,
-    )
+    .replace(URL_PASSWORD, (_match, userPart: string, password: string) => {
+      if (password.length === 0) return `${userPart}@`;
+      return `${userPart}${isSecretPlaceholder(password) ? password : placeholder}@`;
+    })
     .replace(SECRET_PARAMETER, (match, start: string, name: string, equals: string, value: string) => {
       if (!isSecretKey(name) || value.length === 0) return match;
-      const quote = /^['"]/.test(value) ? value[0] : "";
-      return `${start}${name}${equals}${quote}${REDACTED}${quote}`;
+      const quote = /^['"]/.test(value) ? value[0]! : "";
+      const inner = quote
+        ? value.slice(1, value.endsWith(quote) && value.length > 1 ? -1 : undefined)
+        : value;
+      return `${start}${name}${equals}${quote}${isSecretPlaceholder(inner) ? inner : placeholder}${quote}`;
     });
 }

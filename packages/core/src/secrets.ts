@@ -1,9 +1,15 @@
 import type { ConfigMaps, ConfigValue } from "./config-maps.ts";
 import { isSecretKey } from "./secret-keys.ts";
-import { REDACTED, redactEmbeddedCredentials } from "./secret-values.ts";
+import { isSecretPlaceholder, REDACTED, redactEmbeddedCredentials } from "./secret-values.ts";
 
 export { isSecretKey, keyWords } from "./secret-keys.ts";
-export { REDACTED, redactEmbeddedCredentials } from "./secret-values.ts";
+export {
+  holdsSealedPlaceholder,
+  isSecretPlaceholder,
+  REDACTED,
+  redactEmbeddedCredentials,
+  secretPlaceholder,
+} from "./secret-values.ts";
 
 /**
  * Whether `key` of config map `map` holds a secret. The registry's rule is core's `isSecretKey`
@@ -16,9 +22,11 @@ export const coreSecretRule: SecretKeyRule = (_map, key) => isSecretKey(key);
 /**
  * What may be shown of one value: the placeholder for a secret key's value (of any type), the
  * value with its embedded credentials replaced for any other string, other values as they are.
+ * A value that is already what a query shows (a placeholder with the fingerprint of a sealed
+ * value, as stored, or as a child registry answered) stays as it is.
  */
 export function redactValue(map: string, key: string, value: ConfigValue, rule: SecretKeyRule): ConfigValue {
-  if (rule(map, key)) return REDACTED;
+  if (rule(map, key)) return typeof value === "string" && isSecretPlaceholder(value) ? value : REDACTED;
   return typeof value === "string" ? redactEmbeddedCredentials(value) : value;
 }
 

@@ -47,6 +47,12 @@ describe("public API", () => {
       pathOfBelow: "function",
       Access: "function",
       grantNamesOf: "function",
+      Keyring: "function",
+      parseSecretKeys: "function",
+      sealConfigSets: "function",
+      openConfigSets: "function",
+      UnreadableSecrets: "function",
+      secretPlaceholder: "function",
     };
     const actual = Object.fromEntries(
       Object.keys(expected).map((name) => [name, typeof (core as Record<string, unknown>)[name]]),

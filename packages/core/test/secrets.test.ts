@@ -57,6 +57,32 @@ describe("redactSecrets", () => {
   });
 });
 
+describe("what a query shows of sealed values", () => {
+  const fp = `${REDACTED}:3f9a1c2b7d4e`;
+
+  it("is shown again as it is: a placeholder with its fingerprint is never redacted further", () => {
+    const shown = {
+      db: {
+        password: fp,
+        plain: REDACTED,
+        url: `postgresql://u:${fp}@h/db`,
+        jdbc: `jdbc:sqlserver://h;user=sa;password=${fp};db=x`,
+        quoted: `host=h password='${fp}' dbname=x`,
+      },
+    };
+    expect(redactSecrets(shown)).toEqual(shown);
+    expect(givesSecrets(shown)).toBe(false);
+  });
+
+  it("still hides what only looks like one: a fingerprint of the wrong size, or text around it", () => {
+    expect(redactSecrets({ m: { password: `${REDACTED}:3f9a`, token: `x${fp}` } })).toEqual({
+      m: { password: REDACTED, token: REDACTED },
+    });
+    expect(redactEmbeddedCredentials(`postgresql://u:${fp}x@h/db`)).toBe(`postgresql://u:${REDACTED}@h/db`);
+    expect(redactEmbeddedCredentials("postgresql://u:pw@h/db", fp)).toBe(`postgresql://u:${fp}@h/db`);
+  });
+});
+
 describe("redactEmbeddedCredentials", () => {
   it.each([
     ["postgresql://u:p@h/db", `postgresql://u:${REDACTED}@h/db`],
