@@ -12,6 +12,12 @@ export interface VisibleScope {
 /** What a list may show: everything, or the rows one of these covers (none: nothing). */
 export type Visibility = "all" | readonly VisibleScope[];
 
+/** What a principal reads of the change log: entries by their namespace, and those of grants ("grant" entries). */
+export interface ChangeVisibility {
+  entries: Visibility;
+  grants: Visibility;
+}
+
 /** What a visibility covers: streams and their bindings (a prefix narrows them), or anything else (it does not). */
 export type VisibleKind = "stream" | "other";
 
@@ -101,9 +107,18 @@ export class Access {
     return narrowest(scopes);
   }
 
-  /** Which namespaces' entries of the change log this principal reads: its scopes without a prefix; the parent all. */
-  changes(): Visibility {
-    return this.mode === "parent" ? "all" : this.visibility("other");
+  /**
+   * Which entries of the change log this principal reads: of the namespaces it reads (scopes
+   * without a prefix), and the entries of grants of the namespaces it administers. The parent, for
+   * its index, reads all.
+   */
+  changes(): ChangeVisibility {
+    if (this.mode === "parent") return { entries: "all", grants: "all" };
+    const admin = this.adminScopes();
+    return {
+      entries: this.visibility("other"),
+      grants: admin === "all" ? "all" : narrowest(admin.map((scope) => ({ scope, prefix: null }))),
+    };
   }
 
   /**

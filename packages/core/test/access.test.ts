@@ -60,7 +60,7 @@ describe("Access.can", () => {
     const access = Access.of(ANONYMOUS, [], "/aws");
     expect(access.can("admin", "")).toBe(true);
     expect(access.visibility("stream")).toBe("all");
-    expect(access.changes()).toBe("all");
+    expect(access.changes()).toEqual({ entries: "all", grants: "all" });
   });
 
   it("gives a parent on its own behalf the feed and documents, nothing else", () => {
@@ -69,7 +69,7 @@ describe("Access.can", () => {
     expect(access.can("writer", "", "s")).toBe(false);
     expect(access.can("admin", "")).toBe(false);
     expect(access.readsDocument("", "s")).toBe(true);
-    expect(access.changes()).toBe("all");
+    expect(access.changes()).toEqual({ entries: "all", grants: "all" });
     expect(access.visibility("stream")).toEqual([]);
     expect(access.seesSchema()).toBe(true);
   });
@@ -87,7 +87,7 @@ describe("Access.can", () => {
     expect(access.readsDocument("", "s")).toBe(false);
     expect(access.visibility("stream")).toEqual([]);
     expect(access.visibility("other")).toEqual([]);
-    expect(access.changes()).toEqual([]);
+    expect(access.changes()).toEqual({ entries: [], grants: [] });
     expect(access.seesSchema()).toBe(false);
     expect(access.knowsOf("us-reg1")).toBe(false);
   });
@@ -171,7 +171,7 @@ describe("Access.visibility", () => {
   ])("%s", (_, given, kind, expected) => {
     const access = Access.of(alice, given, "/");
     expect(access.visibility(kind)).toEqual(expected);
-    if (kind === "other") expect(access.changes()).toEqual(expected);
+    if (kind === "other") expect(access.changes().entries).toEqual(expected);
   });
 });
 
@@ -199,8 +199,9 @@ describe("Access.requireGrantor: no escalation", () => {
     );
   });
 
-  it("lists the scopes an admin administers", () => {
+  it("lists the scopes an admin administers, whose grants' change-log entries it reads", () => {
     expect(admin.adminScopes()).toEqual(["aws"]);
+    expect(admin.changes().grants).toEqual([{ scope: "aws", prefix: null }]);
     expect(Access.of(alice, [grant("user:alice", "admin", "")], "/").adminScopes()).toBe("all");
     expect(Access.unrestricted("/").adminScopes()).toBe("all");
   });

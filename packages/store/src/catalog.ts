@@ -1,14 +1,16 @@
-import type { Binding, Cluster, ConfigValue, Phase, Stream } from "@stream-registry/core";
+import type { Binding, Cluster, ConfigValue, Phase, Stream, Visibility } from "@stream-registry/core";
 import { BINDING_COLUMNS, toBinding } from "./binding-row.ts";
 import { toCluster } from "./clusters.ts";
 import type { Db } from "./db.ts";
 import type { Prisma } from "./generated/prisma/client.ts";
 import { toStream } from "./streams.ts";
+import { ownVisibility, visibleStreamNames } from "./visibility.ts";
 
 /**
  * The catalog's lists: filtered, in a stable order, one keyset page at a time (`after` is the
  * last row of the previous page, `limit` how many rows to read). Which filters are allowed is the
- * caller's rule (secrets are not filterable); here they only become queries.
+ * caller's rule (secrets are not filterable); here they only become queries. `visible` is what the
+ * principal may see (visibility.ts): lists and counts leave the rest out in SQL.
  */
 
 export interface ConfigEntryFilter {
@@ -46,21 +48,31 @@ export interface Keyset<P> {
 }
 
 /** Streams by name. */
-export async function listStreams(db: Db, filter: NameFilter, page: Keyset<string>): Promise<Stream[]> {
-  return (await db.stream.findMany(byName(streamWhere(filter), page))).map(toStream);
+export async function listStreams(
+  db: Db,
+  filter: NameFilter,
+  page: Keyset<string>,
+  visible: Visibility = "all",
+): Promise<Stream[]> {
+  return (await db.stream.findMany(byName(streamWhere(filter, visible), page))).map(toStream);
 }
 
-export function countStreams(db: Db, filter: NameFilter): Promise<number> {
-  return db.stream.count({ where: streamWhere(filter) });
+export function countStreams(db: Db, filter: NameFilter, visible: Visibility = "all"): Promise<number> {
+  return db.stream.count({ where: streamWhere(filter, visible) });
 }
 
-/** Clusters by name. */
-export async function listClusters(db: Db, filter: ClusterFilter, page: Keyset<string>): Promise<Cluster[]> {
-  return (await db.cluster.findMany(byName(clusterWhere(filter), page))).map(toCluster);
+/** Clusters by name. `visible` is the principal's visibility of clusters (no stream prefix counts). */
+export async function listClusters(
+  db: Db,
+  filter: ClusterFilter,
+  page: Keyset<string>,
+  visible: Visibility = "all",
+): Promise<Cluster[]> {
+  return (await db.cluster.findMany(byName(clusterWhere(filter, visible), page))).map(toCluster);
 }
 
-export function countClusters(db: Db, filter: ClusterFilter): Promise<number> {
-  return db.cluster.count({ where: clusterWhere(filter) });
+export function countClusters(db: Db, filter: ClusterFilter, visible: Visibility = "all"): Promise<number> {
+  return db.cluster.count({ where: clusterWhere(filter, visible) });
 }
 
 /** Bindings by stream name, then creation (a stream's default first), with their streams. */
@@ -68,12 +80,13 @@ export async function listBindings(
   db: Db,
   filter: BindingFilter,
   page: Keyset<BindingPosition>,
+  visible: Visibility = "all",
 ): Promise<(Binding & { stream: Stream })[]> {
   const after = page.after;
   const rows = await db.binding.findMany({
     where: {
       AND: [
-        bindingWhere(filter),
+        bindingWhere(filter, visible),
         after === undefined
           ? {}
           : {
@@ -92,8 +105,8 @@ export async function listBindings(
   return rows.map(({ stream, ...row }) => ({ ...toBinding(row), stream: toStream(stream) }));
 }
 
-export function countBindings(db: Db, filter: BindingFilter): Promise<number> {
-  return db.binding.count({ where: bindingWhere(filter) });
+export function countBindings(db: Db, filter: BindingFilter, visible: Visibility = "all"): Promise<number> {
+  return db.binding.count({ where: bindingWhere(filter, visible) });
 }
 
 /** A page of a list in name order. */
@@ -102,25 +115,30 @@ function byName<Where>(where: Where, page: Keyset<string>) {
   return { where: { AND: [where, after] }, orderBy: { name: "asc" as const }, take: page.limit };
 }
 
-function streamWhere(filter: NameFilter): Prisma.StreamWhereInput {
-  return { AND: [nameWhere(filter), ...configWhere(filter.config)] };
+function streamWhere(filter: NameFilter, visible: Visibility): Prisma.StreamWhereInput {
+  return { AND: [nameWhere(filter), ...configWhere(filter.config), visibleStreamNames(visible) ?? {}] };
 }
 
-function clusterWhere(filter: ClusterFilter): Prisma.ClusterWhereInput {
+function clusterWhere(filter: ClusterFilter, visible: Visibility): Prisma.ClusterWhereInput {
   return {
     AND: [
       nameWhere(filter),
       ...configWhere(filter.config),
       filter.provider ? { provider: filter.provider } : {},
+      ownVisibility(visible) === "all" ? {} : { id: { in: [] } },
     ],
   };
 }
 
-function bindingWhere(filter: BindingFilter): Prisma.BindingWhereInput {
+function bindingWhere(filter: BindingFilter, visible: Visibility): Prisma.BindingWhereInput {
+  const streams = visibleStreamNames(visible);
   return {
-    ...(filter.stream ? { stream: { name: filter.stream } } : {}),
-    ...(filter.cluster ? { cluster: { name: filter.cluster } } : {}),
-    ...(filter.phase ? { phase: filter.phase } : {}),
+    AND: [
+      filter.stream ? { stream: { name: filter.stream } } : {},
+      filter.cluster ? { cluster: { name: filter.cluster } } : {},
+      filter.phase ? { phase: filter.phase } : {},
+      streams ? { stream: streams } : {},
+    ],
   };
 }
 

@@ -1,4 +1,6 @@
-import type { PrismaClient } from "./generated/prisma/client.ts";
+import type { ChangeVisibility } from "@stream-registry/core";
+import { Prisma, type PrismaClient } from "./generated/prisma/client.ts";
+import { visibleSql } from "./visibility.ts";
 
 /** One entry of the change log as readers see it: numbered, in commit order. */
 export interface Change {
@@ -21,16 +23,29 @@ export interface Change {
 /** Taken only by readers numbering the log; writers never wait on it. Prisma Migrate's is 72707369. */
 const NUMBERING_LOCK = 72707371;
 
+/** What the caller may read of the log (core's Access.changes()): all, by default. */
+const ALL: ChangeVisibility = { entries: "all", grants: "all" };
+
 /**
- * Numbered entries after `after`, oldest first, at most `limit`. Every entry committed before the
- * call is numbered first, so a client reads its own writes.
+ * Numbered entries after `after`, oldest first, at most `limit`, of those `visible` shows. Every
+ * entry committed before the call is numbered first, so a client reads its own writes.
  */
 export async function listChanges(
   prisma: PrismaClient,
   after: bigint | undefined,
   limit: number,
+  visible: ChangeVisibility = ALL,
 ): Promise<Change[]> {
   await numberChanges(prisma);
+  if (!seesAll(visible)) {
+    const from = after === undefined ? Prisma.sql`seq IS NOT NULL` : Prisma.sql`seq > ${after}`;
+    const rows = await prisma.$queryRaw<(Omit<Change, "seq"> & { seq: bigint })[]>`
+      SELECT seq, entity_type AS "entityType", entity_key AS "entityKey", action, generation, actor, at,
+        data, namespace_below AS "namespaceBelow"
+      FROM change WHERE ${from} AND ${visibleChangeSql(visible)}
+      ORDER BY seq LIMIT ${limit}`;
+    return rows;
+  }
   const rows = await prisma.change.findMany({
     where: { seq: after === undefined ? { not: null } : { gt: after } },
     orderBy: { seq: "asc" },
@@ -41,12 +56,29 @@ export async function listChanges(
 }
 
 /**
- * How many entries are numbered (what `listChanges` can return): the highest number, since numbers
- * are dense from 1, read from the index on `seq` instead of counting the log.
+ * How many entries are numbered (what `listChanges` can return) of those `visible` shows. All of
+ * them: the highest number, since numbers are dense from 1, read from the index on `seq` instead
+ * of counting the log.
  */
-export async function countChanges(prisma: PrismaClient): Promise<number> {
+export async function countChanges(prisma: PrismaClient, visible: ChangeVisibility = ALL): Promise<number> {
+  if (!seesAll(visible)) {
+    const [row] = await prisma.$queryRaw<{ count: number }[]>`
+      SELECT count(*)::int AS count FROM change WHERE seq IS NOT NULL AND ${visibleChangeSql(visible)}`;
+    return row!.count;
+  }
   const { _max } = await prisma.change.aggregate({ _max: { seq: true } });
   return Number(_max.seq ?? 0n);
+}
+
+function seesAll(visible: ChangeVisibility): boolean {
+  return visible.entries === "all" && visible.grants === "all";
+}
+
+/** An entry is of its namespace (this registry's own: ""); a grant's is shown to who administers it. */
+function visibleChangeSql(visible: ChangeVisibility): Prisma.Sql {
+  const namespace = Prisma.sql`coalesce(namespace_below, '')`;
+  return Prisma.sql`CASE WHEN entity_type = 'grant' THEN ${visibleSql(visible.grants, namespace)}
+    ELSE ${visibleSql(visible.entries, namespace)} END`;
 }
 
 /**

@@ -1,8 +1,10 @@
+import type { Visibility } from "@stream-registry/core";
 import type { Db, DbClient } from "./db.ts";
 import { Prisma } from "./generated/prisma/client.ts";
 import { recordChange } from "./change-log.ts";
 import type { Change } from "./change-log-reads.ts";
 import type { Tx } from "./transaction.ts";
+import { visibleSql } from "./visibility.ts";
 
 /**
  * The aggregated discovery index: the streams, clusters and bindings of every child's subtree, as
@@ -251,13 +253,15 @@ export type IndexPosition = [
 
 /**
  * A page of the index's rows of `kind`, by namespace, then name (bindings: by stream, then
- * creation, the default first), after `after`.
+ * creation, the default first), after `after`, of those `visible` shows (a stream prefix narrows
+ * streams and bindings by their stream's name).
  */
 export async function listIndexed(
   db: Db,
   kind: IndexedKind,
   filter: IndexFilter,
   page: { after?: IndexPosition; limit: number },
+  visible: Visibility = "all",
 ): Promise<IndexedEntry[]> {
   const after = page.after
     ? Prisma.sql`AND (e.namespace, e.name, e.created_at, NOT e.is_default, e.cluster) >
@@ -265,15 +269,20 @@ export async function listIndexed(
     : Prisma.empty;
   return db.$queryRaw<IndexedEntry[]>`
     SELECT ${ENTRY_COLUMNS} FROM index_entry e
-    WHERE ${filterSql(kind, filter)} ${after}
+    WHERE ${filterSql(kind, filter, visible)} ${after}
     ORDER BY e.namespace, e.name, e.created_at, NOT e.is_default, e.cluster
     LIMIT ${page.limit}`;
 }
 
-/** How many rows of `kind` a list with `filter` has. */
-export async function countIndexed(db: Db, kind: IndexedKind, filter: IndexFilter): Promise<number> {
+/** How many rows of `kind` a list with `filter` has, of those `visible` shows. */
+export async function countIndexed(
+  db: Db,
+  kind: IndexedKind,
+  filter: IndexFilter,
+  visible: Visibility = "all",
+): Promise<number> {
   const [row] = await db.$queryRaw<{ count: number }[]>`
-    SELECT count(*)::int AS count FROM index_entry e WHERE ${filterSql(kind, filter)}`;
+    SELECT count(*)::int AS count FROM index_entry e WHERE ${filterSql(kind, filter, visible)}`;
   return row!.count;
 }
 
@@ -308,8 +317,12 @@ export async function findIndexedBindingsOf(
 const ENTRY_COLUMNS = Prisma.sql`e.kind, e.namespace, e.name, e.cluster, e.created_at AS "createdAt",
   e.is_default AS "isDefault", e.doc`;
 
-function filterSql(kind: IndexedKind, filter: IndexFilter): Prisma.Sql {
+function filterSql(kind: IndexedKind, filter: IndexFilter, visible: Visibility): Prisma.Sql {
   const where: Prisma.Sql[] = [Prisma.sql`e.kind = ${kind}`];
+  if (visible !== "all")
+    where.push(
+      visibleSql(visible, Prisma.sql`e.namespace`, kind === "cluster" ? undefined : Prisma.sql`e.name`),
+    );
   if (filter.namespace !== undefined)
     where.push(
       Prisma.sql`(e.namespace = ${filter.namespace} OR starts_with(e.namespace, ${`${filter.namespace}/`}))`,
