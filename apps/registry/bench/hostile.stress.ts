@@ -16,7 +16,7 @@ import { readFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createTestDatabase } from "@stream-registry/testkit";
+import { createTestDatabase, databaseEnv } from "@stream-registry/testkit";
 import { postGraphQL } from "../test/support/graphql-client.ts";
 import { spawnRegistry } from "../test/support/registry-process.ts";
 
@@ -59,7 +59,7 @@ const bombs: Record<string, string> = {
 const database = await createTestDatabase(kind, "stress");
 const dataDir = kind === "pglite" ? await mkdtemp(path.join(tmpdir(), "sr-stress-")) : undefined;
 const registry = await spawnRegistry({
-  ...(database.url ? { DATABASE_URL: database.url } : { REGISTRY_DATA_DIR: dataDir! }),
+  ...databaseEnv(database.url, dataDir),
   LOG_LEVEL: "info", // as in production: one line per request
   NODE_ENV: "production",
   ...(heapMiB > 0 ? { NODE_OPTIONS: `--max-old-space-size=${heapMiB}` } : {}),

@@ -15,7 +15,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createTestDatabase, kafkaClient, startKafkaCluster } from "@stream-registry/testkit";
+import { createTestDatabase, databaseEnv, kafkaClient, startKafkaCluster } from "@stream-registry/testkit";
 import { postGraphQL } from "../test/support/graphql-client.ts";
 import { spawnRegistry } from "../test/support/registry-process.ts";
 
@@ -62,7 +62,7 @@ const brokerSeconds = (performance.now() - brokerStarted) / 1000;
 const database = await createTestDatabase(kind, "bench_kafka");
 const dataDir = kind === "pglite" ? await mkdtemp(path.join(tmpdir(), "sr-bench-kafka-")) : undefined;
 const registry = await spawnRegistry({
-  ...(database.url ? { DATABASE_URL: database.url } : { REGISTRY_DATA_DIR: dataDir! }),
+  ...databaseEnv(database.url, dataDir),
   LOG_LEVEL: "info",
   NODE_ENV: "production",
   // No periodic resync during the run: it would move ONLINE bindings' status.updatedAt.

@@ -13,7 +13,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createTestDatabase } from "@stream-registry/testkit";
+import { createTestDatabase, databaseEnv } from "@stream-registry/testkit";
 import { postGraphQL } from "../test/support/graphql-client.ts";
 import { spawnRegistry, type RegistryProcess } from "../test/support/registry-process.ts";
 import { prismaInsertRate } from "./prisma-floor.ts";
@@ -27,7 +27,7 @@ const kind = values.database === "postgres" ? "postgres" : "pglite";
 const database = await createTestDatabase(kind, "writes");
 const dataDir = kind === "pglite" ? await mkdtemp(path.join(tmpdir(), "sr-writes-")) : undefined;
 const registry = await spawnRegistry({
-  ...(database.url ? { DATABASE_URL: database.url } : { REGISTRY_DATA_DIR: dataDir! }),
+  ...databaseEnv(database.url, dataDir),
   LOG_LEVEL: "info",
 });
 

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { NO_CLUSTER_PRESETS, readClusterPresets, type ClusterPresets } from "./cluster-presets.ts";
 import type { IndexFollowerConfig } from "./discovery/index-follower.ts";
 import { DEFAULT_QUERY_LIMITS, type QueryLimits } from "./graphql/guards/query-limits.ts";
+import { secretKeysEnv, secretKeysFrom, type SecretKeysConfig } from "./secrets/secret-keys-config.ts";
 
 /** Everything a registry process can be told, read from the environment at start-up. */
 export interface RegistryConfig {
@@ -30,6 +31,8 @@ export interface RegistryConfig {
   enrollmentToken: string | undefined;
   /** The GraphQL URL other registries call this one at; undefined: where it listens. */
   publicUrl: string | undefined;
+  /** The keys secrets are encrypted with at rest (REGISTRY_SECRET_KEYS or REGISTRY_SECRET_KEYS_FILE). */
+  secretKeys: SecretKeysConfig;
 }
 
 export interface ReconcilerConfig {
@@ -98,6 +101,7 @@ const envSchema = z.object({
   QUERY_ASSUMED_LIST_SIZE: int(1).default(DEFAULT_QUERY_LIMITS.assumedListSize),
   QUERY_MAX_FIELDS: int(1).default(DEFAULT_QUERY_LIMITS.maxFields),
   QUERY_TIMEOUT_MS: int(1).default(DEFAULT_QUERY_LIMITS.timeoutMs),
+  ...secretKeysEnv,
 });
 
 /**
@@ -154,5 +158,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     enrollmentToken: e.REGISTRY_ENROLLMENT_TOKEN,
     publicUrl: e.REGISTRY_PUBLIC_URL,
+    secretKeys: secretKeysFrom(e, cwd),
   };
 }

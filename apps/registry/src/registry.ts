@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { ApolloServer } from "@apollo/server";
 import { withDeadline } from "@stream-registry/core";
-import { migrate, openDatabase, type Database } from "@stream-registry/store";
+import { migrate, openDatabase, sealClearClusterSecrets, type Database } from "@stream-registry/store";
 import { checkClusterPresets } from "./cluster-presets-check.ts";
 import type { RegistryConfig } from "./config.ts";
 import type { GraphQLContext } from "./graphql/context.ts";
@@ -32,6 +32,7 @@ import { parentLinkHandler } from "./reconciler/handlers/parent-link-handler.ts"
 import { Reconciler } from "./reconciler/reconciler.ts";
 import { Resync } from "./reconciler/resync.ts";
 import { RegistryIdentity } from "./identity.ts";
+import { checkKeysInUse, resolveKeyring } from "./secrets/keyring.ts";
 import type { SelfDescription } from "./services/child-registry-service.ts";
 import { createServices } from "./services/services.ts";
 import { version } from "./version.ts";
@@ -52,6 +53,8 @@ export async function startRegistry(
   config: RegistryConfig,
   logger = createLogger(config.logLevel),
 ): Promise<RunningRegistry> {
+  // Refused before the database is opened: PostgreSQL without keys to seal secrets with.
+  if (config.databaseUrl) await resolveKeyring(config, logger);
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
     const { applied } = await migrate(db);
@@ -59,6 +62,18 @@ export async function startRegistry(
     const providers = new ProviderRegistry(
       await loadProviders(config.providerModules, process.cwd(), builtInProviders(logger)),
     );
+    // After the data directory is locked (openDatabase): a generated key file is this process's.
+    const { keyring, source } = await resolveKeyring(config, logger);
+    await checkKeysInUse(db, keyring, logger);
+    // Secrets still in clear (a database from before they were sealed, a key that became secret).
+    const sealing = await sealClearClusterSecrets(db.prisma, { secrets: providers.isSecret, keyring });
+    logger.info({ keys: source, kid: keyring.current.kid }, "secrets at rest are sealed with this key");
+    if (sealing.sealed.length > 0) {
+      logger.info({ clusters: sealing.sealed }, "sealed the secrets these clusters held in clear");
+    }
+    for (const { cluster, reason } of sealing.failed) {
+      logger.error({ cluster, reason }, "secrets in clear could not be sealed");
+    }
     checkClusterPresets(config.clusterPresets, providers);
     if (config.clusterPresets.file) {
       // Names and kinds only: the presets' config may hold secrets.
@@ -76,6 +91,7 @@ export async function startRegistry(
     const namespaced = {
       db,
       providers,
+      keyring,
       // Read where it is used: DECLARE DEFAULT NAMESPACE changes it while the registry runs.
       get namespace() {
         return identity.path;

@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createTestDatabase, mutate } from "@stream-registry/testkit";
 import { loadConfig } from "../src/config.ts";
+import { testPlatform } from "./fixtures/test-platform.ts";
 import { DECLARE_CLUSTER, type UserErrorView } from "./support/operations.ts";
 import { startTestRegistry, useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
 
@@ -16,6 +17,7 @@ function presetsFile(name: string, text: string): string {
 
 // How this registry reaches its clusters, as an operator writes it; the test provider stands for
 // Kafka. "acme.conn" holds a secret, as a real connection config may.
+const SEALED = /^\*{8}:[0-9a-f]{12}$/;
 const presets = {
   cluster001: {
     provider: "test",
@@ -50,12 +52,14 @@ describe("REGISTRY_CLUSTERS_FILE pre-configures how the registry reaches its clu
         provider: "test",
         config: {
           "test.provider": { maxPartitions: 50 },
-          "acme.conn": { user: "app", password: "********" },
+          "acme.conn": { user: "app", password: expect.stringMatching(SEALED) },
         },
       },
     });
+    // Stored sealed; the provider was given the preset's secret.
     const stored = await r.db.prisma.cluster.findUniqueOrThrow({ where: { name: "cluster001" } });
-    expect(stored.config).toEqual(presets.cluster001.config);
+    expect(stored.config).toEqual(declared.cluster?.config);
+    expect(testPlatform().reached.get("cluster001")).toEqual(presets.cluster001.config);
     // The start-up log names the presets, never their config.
     expect(r.logs.join("\n")).toContain('"clusters":{"cluster001":"test","cluster002":"test"}');
     expect(r.logs.join("\n")).not.toMatch(/pw-1|pw-2/);
@@ -72,10 +76,14 @@ describe("REGISTRY_CLUSTERS_FILE pre-configures how the registry reaches its clu
     });
     expect(declared.cluster?.config).toEqual({
       "test.provider": {},
-      "acme.conn": { user: "ops", password: "********" },
+      "acme.conn": { user: "ops", password: expect.stringMatching(SEALED) },
     });
     const stored = await r.db.prisma.cluster.findUniqueOrThrow({ where: { name: "cluster002" } });
-    expect(stored.config).toEqual({ "test.provider": {}, "acme.conn": { user: "ops", password: "pw-2" } });
+    expect(JSON.stringify(stored.config)).not.toContain("pw-2");
+    expect(testPlatform().reached.get("cluster002")).toEqual({
+      "test.provider": {},
+      "acme.conn": { user: "ops", password: "pw-2" },
+    });
     const answer = await r.query<{ declareCluster: Payload }>(DECLARE_CLUSTER, {
       input: { name: "cluster003", config: { "acme.conn": { password: "********" } } },
     });

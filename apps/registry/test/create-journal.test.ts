@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { generateSecretKey, Keyring } from "@stream-registry/core";
 import { migrate, openDatabase, type Database } from "@stream-registry/store";
 import { createTestDatabase, type TestDatabase } from "@stream-registry/testkit";
 import { createThroughJournal, mayHaveMadeResource } from "../src/reconciler/create-journal.ts";
@@ -50,7 +51,8 @@ describe("the create journal's migration", () => {
     expect(unrealized!.pendingCreates).toBeNull();
     // The cluster's "kafka" provider is played by one that realizes nothing, through the binding handler.
     const providers = new ProviderRegistry(new Map([["kafka", registryOnlyProvider]]));
-    const handler = bindingHandler({ db, providers, namespace: "/" });
+    const keyring = new Keyring([generateSecretKey("test")]);
+    const handler = bindingHandler({ db, providers, namespace: "/", keyring });
     const context = { signal: new AbortController().signal };
     const read = (await handler.load(unrealized!.id))!;
     expect(handler.journaled(read)).toBe(true);

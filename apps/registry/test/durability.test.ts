@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "@stream-registry/testkit";
+import { createTestDatabase, databaseEnv, databaseKinds, type TestDatabase } from "@stream-registry/testkit";
 import { postGraphQL } from "./support/graphql-client.ts";
 import { CREATE_BINDING, CREATE_STREAM, DECLARE_CLUSTER, DESCRIBE_BINDINGS } from "./support/operations.ts";
 import { spawnRegistry, type RegistryProcess } from "./support/registry-process.ts";
@@ -31,7 +31,7 @@ describe.each(databaseKinds)("durability on %s", (kind) => {
 
   async function start(): Promise<RegistryProcess> {
     const p = await spawnRegistry({
-      ...(database?.url ? { DATABASE_URL: database.url } : { REGISTRY_DATA_DIR: dataDir! }),
+      ...databaseEnv(database?.url, dataDir),
       REGISTRY_PROVIDERS: testProviderModule,
       RECONCILER_CONCURRENCY: "1",
       RECONCILER_LEASE_MS: "1500",

@@ -87,11 +87,13 @@ describe("secrets are write-only", () => {
     const r = registry();
     const vault = { vault: { token: "t-1", "api-key": "k-1" } };
     const declared = await seed(r).cluster({ name: "sec-c", config: vault });
-    expect(declared.config).toEqual({ vault: { token: R, "api-key": R } });
+    // A cluster's secrets are sealed at rest: shown as set, with their fingerprints.
+    const sealed = expect.stringMatching(/^\*{8}:[0-9a-f]{12}$/);
+    expect(declared.config).toEqual({ vault: { token: sealed, "api-key": sealed } });
     const redeclared = await seed(r).cluster({ name: "sec-c", config: declared.config });
     expect(redeclared.generation).toBe(declared.generation); // unchanged: a no-op
     const cluster = await r.db.prisma.cluster.findUniqueOrThrow({ where: { name: "sec-c" } });
-    expect(cluster.config).toEqual(vault);
+    expect(cluster.config).toEqual(declared.config);
 
     const stream = await seed(r).stream({ name: "sec_bound", config: {} });
     await seed(r).binding({ stream, cluster: declared, config: vault });

@@ -1,9 +1,27 @@
-import { redactSecrets, type Cluster, type ConfigMaps, type SecretKeyRule } from "@stream-registry/core";
+import { randomUUID } from "node:crypto";
+import {
+  holdsClearSecrets,
+  redactSecrets,
+  UnreadableSecrets,
+  type Cluster,
+  type ConfigMaps,
+  type Keyring,
+  type SecretKeyRule,
+} from "@stream-registry/core";
 import { touchBindings } from "./bindings.ts";
 import { recordChange } from "./change-log.ts";
-import type { Db } from "./db.ts";
+import type { Db, DbClient } from "./db.ts";
 import { Prisma, type Cluster as ClusterRow } from "./generated/prisma/client.ts";
-import type { Tx } from "./transaction.ts";
+import {
+  openSealed,
+  saveEnvelope,
+  sealForWrite,
+  toEnvelope,
+  type Envelope,
+  type SecretPolicy,
+} from "./secret-envelopes.ts";
+import { lockClusterByName } from "./row-locks.ts";
+import { writeTransaction, type Tx } from "./transaction.ts";
 
 /** The one place a cluster row becomes a Cluster: its config was checked before it was stored. */
 export function toCluster(row: ClusterRow): Cluster {
@@ -38,10 +56,15 @@ export function toJoinedCluster(row: JoinedClusterRow): Cluster {
   });
 }
 
-/** Who writes, and which keys are secret: the change log holds what a cluster became, secrets removed. */
+/**
+ * Who writes, which keys are secret, and the keys secrets are sealed with: the cluster's row and
+ * the change log hold what it became with each secret as the placeholder with its fingerprint;
+ * the values themselves are sealed in its envelope (secret-envelopes.ts).
+ */
 export interface ClusterWriter {
   actor: string;
   secrets: SecretKeyRule;
+  keyring: Keyring;
 }
 
 export interface ClusterSpec {
@@ -92,13 +115,20 @@ export async function findClusterWithSomeStreams(
   return { cluster: toCluster(cluster), streams: bindings.map((b) => b.stream.name) };
 }
 
+/**
+ * A new cluster. `spec.config` is in clear (as its provider validated it); its secrets are sealed
+ * on the way in.
+ */
 export async function createCluster(
   tx: Tx,
   name: string,
   spec: ClusterSpec,
   by: ClusterWriter,
 ): Promise<Cluster> {
-  const cluster = toCluster(await tx.cluster.create({ data: { name, ...spec } }));
+  const id = randomUUID();
+  const { config, envelope } = sealCluster(id, name, spec.config, null, by);
+  const cluster = toCluster(await tx.cluster.create({ data: { id, name, provider: spec.provider, config } }));
+  await saveEnvelope(tx, { kind: "cluster", id }, envelope);
   await recordChange(tx, {
     entityType: "cluster",
     entityKey: cluster.name,
@@ -113,6 +143,8 @@ export async function createCluster(
 /**
  * A new provider or config, as a new generation. How the cluster is reached may have changed, so
  * every live binding on it is reconciled again. `fqnPrefix` is the namespace as it starts an FQN.
+ * `spec.config` is in clear, or keeps a secret as the placeholder stored for it; secrets given in
+ * clear are sealed, under the cluster's data key. The caller holds the cluster's row lock.
  */
 export async function updateCluster(
   tx: Tx,
@@ -120,9 +152,18 @@ export async function updateCluster(
   spec: ClusterSpec,
   by: ClusterWriter & { fqnPrefix: string },
 ): Promise<Cluster> {
+  const current = await tx.cluster.findUniqueOrThrow({
+    where: { id },
+    select: { name: true, secrets: true },
+  });
+  const { config, envelope } = sealCluster(id, current.name, spec.config, toEnvelope(current.secrets), by);
   const cluster = toCluster(
-    await tx.cluster.update({ where: { id }, data: { ...spec, generation: { increment: 1 } } }),
+    await tx.cluster.update({
+      where: { id },
+      data: { provider: spec.provider, config, generation: { increment: 1 } },
+    }),
   );
+  await saveEnvelope(tx, { kind: "cluster", id }, envelope);
   await recordChange(tx, {
     entityType: "cluster",
     entityKey: cluster.name,
@@ -160,6 +201,79 @@ export async function clustersDueForProbe(
   return rows.map(({ health, ...row }) => ({ cluster: toCluster(row), status: health?.status ?? null }));
 }
 
+/**
+ * The cluster with its config as its provider needs it, every sealed secret opened: only for
+ * connecting to it, never to answer a query. Reads nothing more when it has no secret. Throws
+ * UnreadableSecrets (core) naming each secret that cannot be decrypted, and why.
+ */
+export async function openCluster(db: Db, keyring: Keyring, cluster: Cluster): Promise<Cluster> {
+  const owner = { kind: "cluster", id: cluster.id } as const;
+  const what = `cluster ${JSON.stringify(cluster.name)}`;
+  const { config } = await openSealed(db, owner, { config: cluster.config }, keyring, what);
+  return config === cluster.config ? cluster : { ...cluster, config: config! };
+}
+
+function sealCluster(
+  id: string,
+  name: string,
+  config: ConfigMaps,
+  previous: Envelope | null,
+  by: Omit<ClusterWriter, "actor">,
+) {
+  const policy: SecretPolicy = { rule: by.secrets, keyring: by.keyring };
+  const owner = { kind: "cluster", id };
+  const sealed = sealForWrite(owner, { config }, previous, policy, `cluster ${JSON.stringify(name)}`);
+  return { config: sealed.shown.config!, envelope: sealed.envelope };
+}
+
 function changeData(cluster: Cluster, secrets: SecretKeyRule) {
   return { provider: cluster.provider, config: redactSecrets(cluster.config, secrets) };
+}
+
+/** What sealing the secrets found in clear came to. */
+export interface SealingReport {
+  /** Clusters whose secrets in clear were sealed. */
+  sealed: string[];
+  /** Clusters left as they were, and why (a kept secret's key cannot be unwrapped). */
+  failed: { cluster: string; reason: string }[];
+}
+
+/**
+ * Seals every secret still stored in clear: rows written before secrets were encrypted at rest,
+ * or values under a key that has become secret since (a provider loaded that declares it). Run
+ * at every start (idempotent: a cluster with nothing in clear is only read). The desired state
+ * is the same, so neither the generation nor the change log moves; each cluster is locked and
+ * written in a transaction of its own.
+ */
+export async function sealClearClusterSecrets(
+  prisma: DbClient,
+  by: Omit<ClusterWriter, "actor">,
+): Promise<SealingReport> {
+  const report: SealingReport = { sealed: [], failed: [] };
+  const candidates = await prisma.cluster.findMany({ select: { id: true, name: true, config: true } });
+  for (const candidate of candidates) {
+    if (!holdsClearSecrets({ config: candidate.config as ConfigMaps }, by.secrets)) continue;
+    try {
+      const sealed = await writeTransaction(prisma, async (tx) => {
+        await lockClusterByName(tx, candidate.name, "write");
+        const row = await tx.cluster.findUnique({ where: { id: candidate.id }, include: { secrets: true } });
+        if (!row || !holdsClearSecrets({ config: row.config as ConfigMaps }, by.secrets)) return false;
+        const { config, envelope } = sealCluster(
+          row.id,
+          row.name,
+          row.config as ConfigMaps,
+          toEnvelope(row.secrets),
+          by,
+        );
+        await tx.cluster.update({ where: { id: row.id }, data: { config } });
+        await saveEnvelope(tx, { kind: "cluster", id: row.id }, envelope);
+        return true;
+      });
+      if (sealed) report.sealed.push(candidate.name);
+    } catch (error) {
+      if (!(error instanceof UnreadableSecrets)) throw error;
+      report.failed.push({ cluster: candidate.name, reason: error.message });
+    }
+  }
+  return report;
 }

@@ -27,6 +27,8 @@ export * from "./resource-phase.ts";
 export * from "./resource-status.ts";
 export * from "./resource-table.ts";
 export * from "./row-locks.ts";
+export * from "./secret-envelopes.ts";
+export * from "./secret-rotation.ts";
 export * from "./streams.ts";
 export * from "./transaction.ts";
 export * from "./visibility.ts";

@@ -134,8 +134,7 @@ export class BindingService {
     const overrides = checkConfigInput(input, current, this.deps.providers, errors);
     throwIfAny(errors);
     await checkBindingConfig(
-      this.deps.providers,
-      this.deps.namespace,
+      this.deps,
       stream.name,
       effectiveConfigSet(configSetOf(stream), overrides),
       cluster,

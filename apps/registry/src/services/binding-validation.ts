@@ -1,5 +1,5 @@
-import type { Cluster } from "@stream-registry/core";
-import { clusterTarget } from "../providers/cluster-target.ts";
+import { UnreadableSecrets, type Cluster } from "@stream-registry/core";
+import { clusterTarget, type ClusterSecrets } from "../providers/cluster-target.ts";
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
 import type { ConfigSet } from "./config-input.ts";
 import { throwIfAny } from "./user-errors.ts";
@@ -10,12 +10,12 @@ import { throwIfAny } from "./user-errors.ts";
  * changed, and when its stream's maps change.
  */
 export async function checkBindingConfig(
-  providers: ProviderRegistry,
-  namespace: string,
+  deps: ClusterSecrets & { providers: ProviderRegistry },
   streamName: string,
   effective: ConfigSet,
   cluster: Cluster,
 ): Promise<void> {
+  const { providers } = deps;
   const provider = providers.require(cluster.provider, ["input", "cluster"]);
   throwIfAny([
     ...providers.checkRequiredMaps(provider, effective.config, "stream", ["input", "config"]),
@@ -28,8 +28,11 @@ export async function checkBindingConfig(
       "consumerConfig",
     ]),
   ]);
-  await providers.validateStream(provider, streamName, effective.config, clusterTarget(namespace, cluster), [
-    "input",
-    "config",
-  ]);
+  const target = await clusterTarget(deps, cluster).catch((error: unknown) => {
+    // As when the cluster is down: the desired state is accepted, and realizing it reports why.
+    if (error instanceof UnreadableSecrets) return undefined;
+    throw error;
+  });
+  if (!target) return;
+  await providers.validateStream(provider, streamName, effective.config, target, ["input", "config"]);
 }

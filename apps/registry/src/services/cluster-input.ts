@@ -1,13 +1,16 @@
 import {
   checkName,
+  ErrorCode,
   givesSecrets,
   keepStoredSecrets,
+  UnreadableSecrets,
+  userError,
   type Cluster,
   type ConfigMaps,
   type UserError,
 } from "@stream-registry/core";
 import type { StreamProvider } from "@stream-registry/provider-api";
-import { findCluster } from "@stream-registry/store";
+import { findCluster, openCluster } from "@stream-registry/store";
 import type { ClusterPresets } from "../cluster-presets.ts";
 import { registryOnlyProvider } from "../providers/registry-only.ts";
 import { applyConfigMapsChange, readConfigMapsChange, type ConfigMapsChange } from "./config-replace.ts";
@@ -25,9 +28,12 @@ export interface CheckedCluster {
   provider: StreamProvider;
   /**
    * The config to store: the stored (or preset) maps with the given ones applied, "********" where
-   * a query showed it replaced by the stored value.
+   * a query showed it replaced by the stored value (for a sealed secret, its placeholder as stored:
+   * the store keeps its sealed value).
    */
   config: ConfigMaps;
+  /** The same with every sealed secret decrypted: what the provider validates and connects with. */
+  clear: ConfigMaps;
   /** The cluster the kept secrets were read from (null if new); it must be unchanged when writing. */
   before: Cluster | null;
   /** The input gave a secret in clear: a change even if equal to the stored one (no guessing oracle). */
@@ -67,18 +73,46 @@ export async function checkClusterInput(
   );
   errors.push(...keepErrors);
   const config = applyConfigMapsChange(stored, { maps, removed: given?.removed ?? [] });
-  if (keepErrors.length === 0) {
-    errors.push(...deps.providers.checkOwnedMaps(config, "cluster", field));
-    if (provider) errors.push(...deps.providers.checkRequiredMaps(provider, config, "cluster", field));
+  const clear = keepErrors.length === 0 ? await openKept(deps, before, config, field, errors) : config;
+  if (keepErrors.length === 0 && clear) {
+    errors.push(...deps.providers.checkOwnedMaps(clear, "cluster", field));
+    if (provider) errors.push(...deps.providers.checkRequiredMaps(provider, clear, "cluster", field));
   }
   throwIfAny(errors);
   return {
     kind,
     provider: provider!,
     config,
+    clear: clear!,
     before,
     givesSecrets: givesSecrets(given?.maps ?? {}, deps.providers.isSecret),
   };
+}
+
+/**
+ * `config` with the sealed secrets it keeps from `before` decrypted. One that cannot be is an
+ * error on its field, saying why: giving the value again replaces it (and needs no decrypting).
+ */
+async function openKept(
+  deps: ServiceDeps,
+  before: Cluster | null,
+  config: ConfigMaps,
+  field: string[],
+  errors: UserError[],
+): Promise<ConfigMaps | undefined> {
+  if (!before) return config;
+  try {
+    return (await openCluster(deps.db.prisma, deps.keyring, { ...before, config })).config;
+  } catch (error) {
+    if (!(error instanceof UnreadableSecrets)) throw error;
+    for (const { map, key, reason } of error.secrets) {
+      const message =
+        `config map ${JSON.stringify(map)} key ${JSON.stringify(key)} keeps the stored secret, which cannot ` +
+        `be decrypted: ${reason}; give its value again to replace it`;
+      errors.push(userError(ErrorCode.INVALID_INPUT, [...field, map, key], message));
+    }
+    return undefined;
+  }
 }
 
 /** The config as given, checked for shape; an omitted config is an empty change (keeps all maps). */

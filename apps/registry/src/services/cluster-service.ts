@@ -47,17 +47,15 @@ export class ClusterService {
     input: DeclareClusterInput,
     { actor }: Actor,
   ): Promise<{ cluster: Cluster; created: boolean }> {
-    const { kind, provider, config, before, givesSecrets } = await checkClusterInput(
+    const { kind, provider, config, clear, before, givesSecrets } = await checkClusterInput(
       this.deps,
       input,
       this.presets,
     );
-    const probe = await this.deps.providers.validateCluster(provider, input.name, config, [
-      "input",
-      "config",
-    ]);
+    const probe = await this.deps.providers.validateCluster(provider, input.name, clear, ["input", "config"]);
 
-    const by = { actor, secrets: this.deps.providers.isSecret };
+    // Secrets given in clear are sealed as they are stored (keyring: the keys they are sealed with).
+    const by = { actor, secrets: this.deps.providers.isSecret, keyring: this.deps.keyring };
     const result = await writeTransaction(this.deps.db.prisma, async (tx) => {
       // No binding is created on it meanwhile (that takes a share lock on the cluster).
       await lockClusterByName(tx, input.name, "write");

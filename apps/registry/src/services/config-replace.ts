@@ -15,12 +15,14 @@ export interface ConfigMapsChange {
 
 /**
  * Splits a given set into maps and removals and checks its shape; the errors name the field.
- * Names of removed maps follow the rules of map names too.
+ * Names of removed maps follow the rules of map names too. A key given as null is left out of its
+ * map: since the map replaces the stored one, that clears the key (e.g. a secret) explicitly.
  */
 export function readConfigMapsChange(
-  value: unknown,
+  given: unknown,
   field: string[],
 ): { change: ConfigMapsChange; errors: UserError[] } {
+  const value = withoutNullKeys(given);
   const removed =
     typeof value === "object" && value !== null && !Array.isArray(value)
       ? Object.entries(value)
@@ -48,6 +50,20 @@ export function applyConfigMapsChange(stored: ConfigMaps, change: ConfigMapsChan
     if (!Object.hasOwn(result, name)) result[name] = map;
   }
   return result;
+}
+
+function withoutNullKeys(value: unknown): unknown {
+  if (!isObject(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([name, map]) => [
+      name,
+      isObject(map) ? Object.fromEntries(Object.entries(map).filter(([, entry]) => entry !== null)) : map,
+    ]),
+  );
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function emptyMaps(names: string[]): ConfigMaps {

@@ -1,3 +1,4 @@
+import type { Keyring } from "@stream-registry/core";
 import type { Database } from "@stream-registry/store";
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
 
@@ -6,6 +7,8 @@ export interface ServiceDeps {
   db: Database;
   providers: ProviderRegistry;
   namespace: string;
+  /** The keys secrets are sealed with at rest; only writes and what connects to a cluster use them. */
+  keyring: Keyring;
   /** Tells the reconciler that jobs were enqueued (after the transaction committed). */
   wakeReconciler: () => void;
   /** Aborted when the registry begins to stop: a read that waits (a long poll) gives up. */

@@ -152,13 +152,7 @@ export class StreamService {
     for (const binding of bindings) {
       if (!this.deps.providers.get(binding.cluster.provider)) continue; // shown on the binding's status
       const effective = effectiveConfigSet(configs, configSetOf(binding));
-      await checkBindingConfig(
-        this.deps.providers,
-        this.deps.namespace,
-        stream.name,
-        effective,
-        binding.cluster,
-      ).catch((error: unknown) => {
+      await checkBindingConfig(this.deps, stream.name, effective, binding.cluster).catch((error: unknown) => {
         throw onCluster(error, binding.cluster.name);
       });
     }

@@ -1,4 +1,4 @@
-import type { PendingCreate, Phase } from "@stream-registry/core";
+import { generateSecretKey, Keyring, type PendingCreate, type Phase } from "@stream-registry/core";
 import type { StreamProvider } from "@stream-registry/provider-api";
 import type { Database, ResourceTable } from "@stream-registry/store";
 import { ProviderRegistry } from "../../src/providers/provider-registry.ts";
@@ -73,6 +73,7 @@ export const bindings: SubjectFactory = async (db, platform) => {
     db,
     providers: new ProviderRegistry(new Map([["fake", fake]])),
     namespace: "/",
+    keyring: new Keyring([generateSecretKey("test")]),
     wakeReconciler: () => {},
   };
   const identity = await RegistryIdentity.load(db.prisma, false, () => {});

@@ -3,6 +3,7 @@ import { pino } from "pino";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import {
   createTestDatabase,
+  databaseEnv,
   registryClient,
   type DatabaseKind,
   type RegistryClient,
@@ -33,7 +34,7 @@ export async function startTestRegistry(options: TestRegistryOptions): Promise<T
     PORT: "0",
     HOST: "127.0.0.1",
     ...testRegistryEnv,
-    ...(options.database.url ? { DATABASE_URL: options.database.url } : {}),
+    ...databaseEnv(options.database.url, undefined),
     ...options.env,
   });
   config.dataDir = options.database.url ? undefined : options.dataDir;

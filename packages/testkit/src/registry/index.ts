@@ -6,6 +6,7 @@ export * from "./operations.ts";
 export { launchRegistry, spawnRegistry } from "./registry-process.ts";
 export type { LaunchedRegistry, Launcher, RegistryProcess } from "./registry-process.ts";
 export { seed, uniqueName } from "./seed.ts";
+export { databaseEnv, TEST_SECRET_KEYS } from "./secret-keys.ts";
 export type * from "./seed.ts";
 export { testRegistryEnv } from "./test-env.ts";
 export { registryMain, testProviderModule } from "./workspace.ts";

@@ -6,6 +6,7 @@ import { freePort } from "../kafka/ports.ts";
 import { registryClient, type RegistryClient } from "./graphql-client.ts";
 import { mutate } from "./mutate.ts";
 import { launchRegistry, type LaunchedRegistry } from "./registry-process.ts";
+import { databaseEnv } from "./secret-keys.ts";
 import { testRegistryEnv } from "./test-env.ts";
 
 /** The enrollment token every registry of a test tree accepts its children with. */
@@ -39,9 +40,7 @@ export async function registryNode(
   const url = `http://127.0.0.1:${port}/graphql`;
   const database: TestDatabase = await createTestDatabase(kind, "tree");
   const dataDir = database.url ? undefined : await mkdtemp(join(tmpdir(), "sr-tree-"));
-  const where: Record<string, string> = database.url
-    ? { DATABASE_URL: database.url }
-    : { REGISTRY_DATA_DIR: dataDir! };
+  const where = databaseEnv(database.url, dataDir);
   let current: LaunchedRegistry | undefined;
   const node: RegistryNode = {
     ...registryClient(url),

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll } from "vitest";
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from "../databases.ts";
 import { registryClient, type RegistryClient } from "./graphql-client.ts";
 import { launchRegistry, type LaunchedRegistry } from "./registry-process.ts";
+import { databaseEnv } from "./secret-keys.ts";
 import { testRegistryEnv } from "./test-env.ts";
 
 /** Test files start their registries side by side; on a loaded 2-core machine one took 50 s. */
@@ -33,9 +34,8 @@ export function useRegistryProcess(
   let registry: TestRegistryProcess | undefined;
   beforeAll(async () => {
     database = await createTestDatabase(kind, "registry");
-    const where: Record<string, string> = database.url
-      ? { DATABASE_URL: database.url }
-      : { REGISTRY_DATA_DIR: (dataDir = await mkdtemp(join(tmpdir(), "sr-registry-"))) };
+    if (!database.url) dataDir = await mkdtemp(join(tmpdir(), "sr-registry-"));
+    const where = databaseEnv(database.url, dataDir);
     launched = launchRegistry({ ...testRegistryEnv, ...where, ...env }, "node", START_TIMEOUT_MS);
     const url = await launched.started;
     if (!url) throw new Error(`registry exited during start-up:\n${launched.logs.join("\n")}`);

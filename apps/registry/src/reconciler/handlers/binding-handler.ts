@@ -1,5 +1,10 @@
 import { formatFqn } from "@stream-registry/core";
-import { settle, type BindingRequest, type StreamInfrastructureManager } from "@stream-registry/provider-api";
+import {
+  settle,
+  type BindingRequest,
+  type ClusterTarget,
+  type StreamInfrastructureManager,
+} from "@stream-registry/provider-api";
 import {
   BINDING_RESOURCE,
   findBindingsToObserve,
@@ -14,7 +19,7 @@ import { configSetOf, effectiveConfigSet } from "../../services/config-input.ts"
 import type { ServiceDeps } from "../../services/deps.ts";
 import type { CreateRequest, ReconcileHandler } from "../handler.ts";
 
-type BindingHandlerDeps = Pick<ServiceDeps, "db" | "providers" | "namespace">;
+type BindingHandlerDeps = Pick<ServiceDeps, "db" | "providers" | "namespace" | "keyring">;
 
 /**
  * Bindings, the kernel's first kind: a stream realized on a cluster by the cluster's provider
@@ -31,10 +36,16 @@ export function bindingHandler(deps: BindingHandlerDeps): ReconcileHandler<Bindi
     }
     return provider.infrastructure;
   };
-  const target = (binding: BindingToReconcile) => ({
-    streamName: binding.stream.name,
-    cluster: clusterTarget(deps.namespace, binding.cluster),
-  });
+  // The cluster's secrets are decrypted here, as it is reached; once for the bindings of a batch.
+  const targets = () => {
+    const opened = new Map<string, Promise<ClusterTarget>>();
+    return async (binding: BindingToReconcile) => {
+      const key = `${binding.cluster.id}:${binding.cluster.generation}`;
+      if (!opened.has(key)) opened.set(key, clusterTarget(deps, binding.cluster));
+      return { streamName: binding.stream.name, cluster: await opened.get(key)! };
+    };
+  };
+  const target = (binding: BindingToReconcile) => targets()(binding);
   const createRequest = (binding: BindingToReconcile) => {
     const effective = effectiveConfigSet(configSetOf(binding.stream), configSetOf(binding));
     return {
@@ -45,8 +56,12 @@ export function bindingHandler(deps: BindingHandlerDeps): ReconcileHandler<Bindi
   };
   // A journaled request from an older generation lacks nothing today, but fall back to the
   // current maps for any it does not carry.
-  const request = (binding: BindingToReconcile, journaled?: CreateRequest): BindingRequest => ({
-    ...target(binding),
+  const request = async (
+    binding: BindingToReconcile,
+    journaled?: CreateRequest,
+    of: typeof target = target,
+  ): Promise<BindingRequest> => ({
+    ...(await of(binding)),
     ...createRequest(binding),
     ...(journaled as Partial<BindingRequest> | undefined),
   });
@@ -59,8 +74,8 @@ export function bindingHandler(deps: BindingHandlerDeps): ReconcileHandler<Bindi
     location: (binding) => `cluster "${binding.cluster.name}"`,
     journaled: (binding) => binding.cluster.provider !== registryOnlyProvider.kind,
     createRequest,
-    create: (binding, journaled, context) =>
-      infrastructure(binding).createStreamBinding(request(binding, journaled), context),
+    create: async (binding, journaled, context) =>
+      infrastructure(binding).createStreamBinding(await request(binding, journaled), context),
     batchKey: (binding) => binding.cluster.id,
     // One request for many topics where the provider can (Kafka: one CreateTopics); one call each
     // otherwise.
@@ -68,7 +83,8 @@ export function bindingHandler(deps: BindingHandlerDeps): ReconcileHandler<Bindi
       const first = items[0];
       if (!first) return [];
       const manager = infrastructure(first.r);
-      const requests = items.map(({ r, request: journaled }) => request(r, journaled));
+      const of = targets();
+      const requests = await Promise.all(items.map(({ r, request: journaled }) => request(r, journaled, of)));
       if (manager.createStreamBindings) return manager.createStreamBindings(requests, context);
       return Promise.all(requests.map((one) => settle(manager.createStreamBinding(one, context))));
     },
@@ -77,22 +93,26 @@ export function bindingHandler(deps: BindingHandlerDeps): ReconcileHandler<Bindi
       const first = bindings[0];
       if (!first) return [];
       const manager = infrastructure(first);
-      const targets = bindings.map(target);
-      if (manager.deleteStreamBindings) return manager.deleteStreamBindings(targets, context);
+      const of = targets();
+      const all = await Promise.all(bindings.map((binding) => of(binding)));
+      if (manager.deleteStreamBindings) return manager.deleteStreamBindings(all, context);
       return Promise.all(
-        targets.map(({ streamName, cluster }) =>
+        all.map(({ streamName, cluster }) =>
           settle(manager.deleteStreamBinding(streamName, cluster, context)),
         ),
       );
     },
-    update: (binding, context) => infrastructure(binding).updateStreamBinding(request(binding), context),
-    observe: (binding, context) => {
-      const { streamName, cluster } = target(binding);
-      return infrastructure(binding).observeStreamBinding(streamName, cluster, context);
+    update: async (binding, context) =>
+      infrastructure(binding).updateStreamBinding(await request(binding), context),
+    observe: async (binding, context) => {
+      const manager = infrastructure(binding);
+      const { streamName, cluster } = await target(binding);
+      return manager.observeStreamBinding(streamName, cluster, context);
     },
-    remove: (binding, context) => {
-      const { streamName, cluster } = target(binding);
-      return infrastructure(binding).deleteStreamBinding(streamName, cluster, context);
+    remove: async (binding, context) => {
+      const manager = infrastructure(binding);
+      const { streamName, cluster } = await target(binding);
+      return manager.deleteStreamBinding(streamName, cluster, context);
     },
     removed: (tx, binding) => removeStreamIfDone(tx, binding.streamId, "reconciler"),
     findToObserve: (query) =>
