@@ -131,6 +131,7 @@ export async function applyIndexPage(prisma: DbClient, page: IndexPage): Promise
         await dropSubtrees(tx, page.childId, page.dropped);
         await removeEntries(tx, page.removed);
         await putEntries(tx, page.childId, page.put);
+        await recount(tx, page);
         await republish(tx, page.republish);
         return true;
       },
@@ -175,6 +176,7 @@ export async function resetChildIndex(
   actor: string,
 ): Promise<void> {
   await tx.$executeRaw`DELETE FROM index_entry WHERE child_id = ${childId}::uuid`;
+  await tx.$executeRaw`DELETE FROM index_count WHERE child_id = ${childId}::uuid`;
   await tx.$executeRaw`
     UPDATE index_follow SET seq = 0, fingerprint = NULL, feed_registry_id = NULL, latest_seq = 0,
       caught_up_at = NULL, descendant_lag = '[]', resets = resets + 1
@@ -195,6 +197,26 @@ async function dropSubtrees(tx: Tx, childId: string, namespaces: string[]): Prom
     DELETE FROM index_entry WHERE child_id = ${childId}::uuid AND EXISTS (
       SELECT FROM unnest(${namespaces}::text[]) AS d(ns)
       WHERE namespace = d.ns OR starts_with(namespace, d.ns || '/'))`;
+}
+
+/**
+ * Counts again, by kind, the rows of the namespaces a page wrote or removed rows in, and forgets
+ * the counts of the subtrees it dropped: index_count then holds what a GROUP BY of index_entry
+ * would, for unfiltered totals to sum.
+ */
+async function recount(tx: Tx, page: IndexPage): Promise<void> {
+  if (page.dropped.length > 0)
+    await tx.$executeRaw`
+      DELETE FROM index_count WHERE child_id = ${page.childId}::uuid AND EXISTS (
+        SELECT FROM unnest(${page.dropped}::text[]) AS d(ns)
+        WHERE namespace = d.ns OR starts_with(namespace, d.ns || '/'))`;
+  const touched = [...new Set([...page.put, ...page.removed].map((entry) => entry.namespace))];
+  if (touched.length === 0) return;
+  await tx.$executeRaw`DELETE FROM index_count WHERE namespace = ANY(${touched}::text[])`;
+  await tx.$executeRaw`
+    INSERT INTO index_count (child_id, kind, namespace, count)
+    SELECT ${page.childId}::uuid, kind, namespace, count(*)::int FROM index_entry
+    WHERE namespace = ANY(${touched}::text[]) GROUP BY kind, namespace`;
 }
 
 async function removeEntries(tx: Tx, keys: IndexKey[]): Promise<void> {
@@ -281,9 +303,29 @@ export async function countIndexed(
   filter: IndexFilter,
   visible: Visibility = "all",
 ): Promise<number> {
-  const [row] = await db.$queryRaw<{ count: number }[]>`
-    SELECT count(*)::int AS count FROM index_entry e WHERE ${filterSql(kind, filter, visible)}`;
+  const [row] = countsSuffice(kind, filter, visible)
+    ? await db.$queryRaw<{ count: number }[]>`
+        SELECT coalesce(sum(e.count), 0)::int AS count FROM index_count e WHERE ${filterSql(kind, filter, visible)}`
+    : await db.$queryRaw<{ count: number }[]>`
+        SELECT count(*)::int AS count FROM index_entry e WHERE ${filterSql(kind, filter, visible)}`;
   return row!.count;
+}
+
+/**
+ * Whether the namespaces' counts answer a count: when it filters on the namespace alone, and
+ * what the principal sees is whole namespaces (no stream prefix narrows it).
+ */
+function countsSuffice(kind: IndexedKind, filter: IndexFilter, visible: Visibility): boolean {
+  const namespaceOnly = Object.entries(filter).every(
+    ([key, value]) =>
+      key === "namespace" ||
+      value === undefined ||
+      value === null ||
+      value === "" ||
+      (Array.isArray(value) && value.length === 0),
+  );
+  const wholeNamespaces = visible === "all" || kind === "cluster" || visible.every((v) => v.prefix === null);
+  return namespaceOnly && wholeNamespaces;
 }
 
 /** The rows with these keys (those the index has). */
