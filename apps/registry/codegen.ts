@@ -28,6 +28,8 @@ const config: CodegenConfig = {
           StreamConnection: "../graphql/models.ts#StreamConnectionModel",
           BindingConnection: "../graphql/models.ts#BindingConnectionModel",
           ChangeConnection: "../graphql/models.ts#ChangeConnectionModel",
+          Grant: "../graphql/models.ts#GrantModel",
+          GrantConnection: "../graphql/models.ts#GrantConnectionModel",
         },
         scalars: {
           ConfigMaps: "@stream-registry/core#ConfigMaps",

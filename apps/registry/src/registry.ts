@@ -9,6 +9,7 @@ import { createErrorFormatter, errorLoggingPlugin } from "./graphql/errors.ts";
 import { inputTextPlugin } from "./graphql/guards/input-text.ts";
 import { knownOperationTypesRule } from "./graphql/guards/operation-types.ts";
 import { queryBudgetPlugin } from "./graphql/guards/budget-plugin.ts";
+import { schemaVisibilityPlugin } from "./graphql/guards/schema-visibility.ts";
 import { staticLimitRules } from "./graphql/guards/static-rules.ts";
 import { createLoaders } from "./graphql/loaders.ts";
 import { operationNamePlugin } from "./graphql/operation-name-plugin.ts";
@@ -144,10 +145,12 @@ export async function startRegistry(
       // Apollo's own handler would stop it and re-raise the signal, killing the process before
       // main.ts drains requests, gives back job leases and closes the database.
       stopOnTerminationSignals: false,
-      // No "Did you mean" in production: a stranger learns nothing of the schema from typos.
-      hideSchemaDetailsFromClientErrors: config.production,
+      // Introspection, _service and "Did you mean" are decided per request in production, for
+      // admins and the parent only (schemaVisibilityPlugin); Apollo's switches are for everyone.
+      introspection: true,
       validationRules: [knownOperationTypesRule, ...staticLimitRules(config.queryLimits)],
       plugins: [
+        schemaVisibilityPlugin(config.production),
         inputTextPlugin(),
         queryBudgetPlugin(config.queryLimits),
         // Before errorLoggingPlugin, which puts the request id on every fault it sends.

@@ -47,6 +47,8 @@ export class Access {
     readonly own: string,
     private readonly mode: "unrestricted" | "parent" | "grants",
     private readonly grants: readonly Grant[],
+    /** The grant names the principal answers to (grantNamesOf). */
+    readonly names: readonly string[] = [],
   ) {}
 
   static unrestricted(own: string): Access {
@@ -58,11 +60,12 @@ export class Access {
     if (principal.via === "none") return Access.unrestricted(own);
     if (principal.via === "parent" && principal.forwardedBy === undefined)
       return new Access(own, "parent", []);
-    const names = new Set(grantNamesOf(principal));
+    const names = grantNamesOf(principal);
     return new Access(
       own,
       "grants",
-      grants.filter((grant) => names.has(grant.principal)),
+      grants.filter((grant) => names.includes(grant.principal)),
+      names,
     );
   }
 
@@ -114,11 +117,7 @@ export class Access {
    */
   changes(): ChangeVisibility {
     if (this.mode === "parent") return { entries: "all", grants: "all" };
-    const admin = this.adminScopes();
-    return {
-      entries: this.visibility("other"),
-      grants: admin === "all" ? "all" : narrowest(admin.map((scope) => ({ scope, prefix: null }))),
-    };
+    return { entries: this.visibility("other"), grants: this.grantsVisible().administers };
   }
 
   /**
@@ -140,6 +139,15 @@ export class Access {
     if (this.mode !== "grants") return this.mode === "unrestricted" ? "all" : [];
     const scopes = this.grants.filter((grant) => grant.role === "admin").map((grant) => grant.scope);
     return scopes.includes("") ? "all" : scopes;
+  }
+
+  /** Which grants the principal may list: those of the scopes it administers, and those naming it. */
+  grantsVisible(): { administers: Visibility; names: readonly string[] } {
+    const admin = this.adminScopes();
+    return {
+      administers: admin === "all" ? "all" : narrowest(admin.map((scope) => ({ scope, prefix: null }))),
+      names: this.names,
+    };
   }
 
   /**

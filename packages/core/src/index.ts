@@ -19,3 +19,4 @@ export * from "./resource-status.ts";
 export * from "./principal.ts";
 export * from "./grant.ts";
 export * from "./access.ts";
+export { quote } from "./quote.ts";

@@ -202,6 +202,10 @@ describe("Access.requireGrantor: no escalation", () => {
   it("lists the scopes an admin administers, whose grants' change-log entries it reads", () => {
     expect(admin.adminScopes()).toEqual(["aws"]);
     expect(admin.changes().grants).toEqual([{ scope: "aws", prefix: null }]);
+    expect(admin.grantsVisible()).toEqual({
+      administers: [{ scope: "aws", prefix: null }],
+      names: ["user:alice", "group:devs"],
+    });
     expect(Access.of(alice, [grant("user:alice", "admin", "")], "/").adminScopes()).toBe("all");
     expect(Access.unrestricted("/").adminScopes()).toBe("all");
   });

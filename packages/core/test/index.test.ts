@@ -47,6 +47,7 @@ describe("public API", () => {
       pathOfBelow: "function",
       Access: "function",
       grantNamesOf: "function",
+      quote: "function",
       Keyring: "function",
       parseSecretKeys: "function",
       sealConfigSets: "function",

@@ -2,7 +2,7 @@ import type { Grant, Role, Visibility } from "@stream-registry/core";
 import { recordChange } from "./change-log.ts";
 import type { Db, DbClient } from "./db.ts";
 import { Prisma } from "./generated/prisma/client.ts";
-import { writeTransaction } from "./transaction.ts";
+import { writeTransaction, type Tx } from "./transaction.ts";
 import { visibleSql } from "./visibility.ts";
 
 /**
@@ -77,17 +77,27 @@ export async function createGrant(
   grant: Grant,
   log: GrantLog,
 ): Promise<{ grant: StoredGrant; created: boolean }> {
-  return writeTransaction(prisma, async (tx) => {
-    const [made] = await tx.$queryRaw<GrantRow[]>`
-      INSERT INTO access_grant (id, principal, role, scope, stream_prefix, created_by, created_at)
-      VALUES (gen_random_uuid(), ${grant.principal}, ${grant.role}::grant_role, ${grant.scope},
-        ${grant.streamPrefix ?? ""}, ${log.actor}, ${new Date()})
-      ON CONFLICT (principal, role, scope, stream_prefix) DO NOTHING
-      RETURNING ${COLUMNS}`;
-    if (!made) return { grant: (await findGrant(tx, grant))!, created: false };
-    await recordChange(tx, grantChange(grant, "created", log));
-    return { grant: toGrant(made), created: true };
-  });
+  return writeTransaction(prisma, (tx) => insertGrant(tx, grant, log));
+}
+
+/**
+ * `createGrant` in the caller's transaction: the first start gives its admin token the admin
+ * grant in the transaction that makes the token.
+ */
+export async function insertGrant(
+  tx: Tx,
+  grant: Grant,
+  log: GrantLog,
+): Promise<{ grant: StoredGrant; created: boolean }> {
+  const [made] = await tx.$queryRaw<GrantRow[]>`
+    INSERT INTO access_grant (id, principal, role, scope, stream_prefix, created_by, created_at)
+    VALUES (gen_random_uuid(), ${grant.principal}, ${grant.role}::grant_role, ${grant.scope},
+      ${grant.streamPrefix ?? ""}, ${log.actor}, ${new Date()})
+    ON CONFLICT (principal, role, scope, stream_prefix) DO NOTHING
+    RETURNING ${COLUMNS}`;
+  if (!made) return { grant: (await findGrant(tx, grant))!, created: false };
+  await recordChange(tx, grantChange(grant, "created", log));
+  return { grant: toGrant(made), created: true };
 }
 
 /**

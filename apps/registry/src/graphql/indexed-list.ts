@@ -2,6 +2,7 @@ import { ErrorCode, RegistryError } from "@stream-registry/core";
 import { encodeSubtreeCursor, type SubtreePosition } from "@stream-registry/federation";
 import type { IndexedKind, IndexFilter, IndexPosition } from "@stream-registry/store";
 import { toConnection, type ConnectionModel, type IndexLagModel } from "./connection.ts";
+import { accessOf } from "./authorize.ts";
 import type { GraphQLContext } from "./context.ts";
 import { absolutePath, indexedObject } from "./indexed-objects.ts";
 
@@ -40,6 +41,8 @@ export async function indexedConnection<F, T>(
     ...(list.filter ?? {}),
     ...(below === undefined ? {} : { namespace: below }),
   };
+  // The rows the principal reads (issue 11): filtered in SQL, so totals and cursors tell nothing more.
+  const visible = (await accessOf(context)).visibility(list.kind === "cluster" ? "other" : "stream");
   const items: { node: T; cursor: string }[] = [];
   let hasNextPage = false;
   let ownPage: ConnectionModel<T> | undefined;
@@ -52,7 +55,7 @@ export async function indexedConnection<F, T>(
   if (!hasNextPage) {
     const after = position?.source === INDEX_SOURCE ? decodeIndexPosition(position.cursor) : undefined;
     const need = first - items.length;
-    const indexed = await context.services.index.page(list.kind, filter, need, after);
+    const indexed = await context.services.index.page(list.kind, filter, need, after, visible);
     for (const row of indexed.rows) {
       const key: IndexPosition = [
         row.namespace,
@@ -74,7 +77,8 @@ export async function indexedConnection<F, T>(
     items,
     hasNextPage,
     hasPreviousPage: position !== undefined,
-    totalCount: async () => (await ownTotal()) + (await context.services.index.count(list.kind, filter)),
+    totalCount: async () =>
+      (await ownTotal()) + (await context.services.index.count(list.kind, filter, visible)),
   };
   return {
     ...toConnection(page),
@@ -83,12 +87,16 @@ export async function indexedConnection<F, T>(
   };
 }
 
-/** The lag of the index's registries that `keep` keeps (by path below this registry's). */
+/**
+ * The lag of the index's registries that `keep` keeps (by path below this registry's), of those
+ * whose namespaces the principal may know of.
+ */
 export async function indexLag(
   context: GraphQLContext,
   keep: (below: string) => boolean,
 ): Promise<IndexLagModel[]> {
-  const lags = await context.services.index.lag(keep);
+  const access = await accessOf(context);
+  const lags = await context.services.index.lag((below) => keep(below) && access.knowsOf(below));
   return lags.map(({ below, ...lag }) => ({ namespace: absolutePath(context.namespace, below), ...lag }));
 }
 

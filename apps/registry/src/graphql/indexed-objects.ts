@@ -8,6 +8,7 @@ import {
   type GraphQLResolveInfo,
   type GraphQLSchema,
 } from "graphql";
+import { accessOf } from "./authorize.ts";
 import type { GraphQLContext } from "./context.ts";
 
 /** Marks an object the discovery index answered: its fields are the document its owner gave. */
@@ -63,7 +64,13 @@ const RELATIONS: Record<string, Record<string, Relation>> = {
   },
   Cluster: {
     namespace: (key, _, { namespace }) => absolutePath(namespace, key.namespace),
-    bindings: (key, _, context) => bindingsOf(context, "cluster", key),
+    // A cluster reached through a binding of a stream prefix shows no other stream's bindings.
+    bindings: async (key, _, context) => {
+      const access = await accessOf(context);
+      return (await indexedBindings(context, "cluster", key))
+        .filter((binding) => access.readsDocument(binding.namespace, binding.name))
+        .map(indexedObject);
+    },
   },
   Binding: {
     fqn: (key, _, { namespace }) => formatFqn(absolutePath(namespace, key.namespace), key.cluster, key.name),

@@ -1,5 +1,6 @@
 import type { Binding, Cluster, ConfigMaps, Stream } from "@stream-registry/core";
 import type { Change, ChildRegistry } from "@stream-registry/store";
+import type { StoredGrant } from "@stream-registry/store";
 import type { PublicParentLink } from "../services/parent-service.ts";
 import type { ConnectionModel } from "./connection.ts";
 
@@ -33,3 +34,6 @@ export type ClusterConnectionModel = ConnectionModel<ClusterModel>;
 export type StreamConnectionModel = ConnectionModel<StreamModel>;
 export type BindingConnectionModel = ConnectionModel<BindingModel>;
 export type ChangeConnectionModel = ConnectionModel<ChangeModel>;
+/** A grant as kept: its scope below this registry's namespace, shown absolute by its resolver. */
+export type GrantModel = StoredGrant;
+export type GrantConnectionModel = ConnectionModel<GrantModel>;

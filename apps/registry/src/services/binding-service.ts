@@ -2,6 +2,7 @@ import {
   ErrorCode,
   formatFqn,
   Phase,
+  quote,
   RegistryError,
   type Binding,
   type Cluster,
@@ -26,7 +27,7 @@ import {
   type ConfigInput,
   type ConfigSet,
 } from "./config-input.ts";
-import type { Actor, ServiceDeps } from "./deps.ts";
+import type { Caller, ServiceDeps } from "./deps.ts";
 import { retryOnStale, StaleRead } from "./optimistic.ts";
 import { throwIfAny } from "./user-errors.ts";
 
@@ -44,7 +45,8 @@ export interface BindingKey {
 export class BindingService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  create(input: BindingInput, { actor }: Actor): Promise<Binding> {
+  create(input: BindingInput, { actor, access }: Caller): Promise<Binding> {
+    access.require("writer", "", `binding stream ${quote(input.stream)}`, input.stream);
     return retryOnStale(async () => {
       const { stream, cluster } = await this.findStreamAndCluster(input);
       const overrides = await this.checkOverrides(input, EMPTY_CONFIG_SET, stream, cluster);
@@ -75,7 +77,8 @@ export class BindingService {
     });
   }
 
-  update(input: BindingInput, { actor }: Actor): Promise<Binding> {
+  update(input: BindingInput, { actor, access }: Caller): Promise<Binding> {
+    access.require("writer", "", `updating the binding of stream ${quote(input.stream)}`, input.stream);
     return retryOnStale(async () => {
       const { binding, stream, cluster } = await this.findBinding(input);
       const overrides = await this.checkOverrides(input, configSetOf(binding), stream, cluster);
@@ -95,7 +98,8 @@ export class BindingService {
    * Asks for the binding to be deleted: it turns DELETING and goes once its provider removed it.
    * Asking again for a binding already DELETING retries its deletion at once.
    */
-  delete(key: BindingKey, { actor }: Actor): Promise<Binding> {
+  delete(key: BindingKey, { actor, access }: Caller): Promise<Binding> {
+    access.require("writer", "", `deleting the binding of stream ${quote(key.stream)}`, key.stream);
     return retryOnStale(async () => {
       const { binding, stream, cluster } = await this.findBinding(key, { allowDeleting: true });
       const updated = await writeTransaction(this.deps.db.prisma, async (tx) => {

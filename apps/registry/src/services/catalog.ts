@@ -5,7 +5,9 @@ import {
   ErrorCode,
   redactValue,
   RegistryError,
+  type Access,
   type Binding,
+  type ChangeVisibility,
   type Cluster,
   type Stream,
   type SecretKeyRule,
@@ -50,7 +52,12 @@ export class Catalog {
 
   constructor(private readonly deps: Pick<ServiceDeps, "db" | "providers" | "stopping">) {}
 
-  async streams(filter: NameFilter | null | undefined, args: PageArgs): Promise<Page<Stream>> {
+  /** `access`: the streams (of their prefixes) the principal reads, in SQL (store's visibility.ts). */
+  async streams(
+    filter: NameFilter | null | undefined,
+    args: PageArgs,
+    access: Access,
+  ): Promise<Page<Stream>> {
     const where = {
       ...filter,
       config: checkConfigFilter(filter?.config ?? [], this.deps.providers.isSecret),
@@ -58,16 +65,21 @@ export class Catalog {
     const take = checkPageSize(args.first, ["first"]);
     const after = args.after ? cursorFields(args.after, { name: "string" }).name : undefined;
     const { prisma } = this.deps.db;
+    const visible = access.visibility("stream");
     return page(
-      await listStreams(prisma, where, { after, limit: take + 1 }),
+      await listStreams(prisma, where, { after, limit: take + 1 }, visible),
       take,
       after !== undefined,
       (s) => ({ name: s.name }),
-      () => countStreams(prisma, where),
+      () => countStreams(prisma, where, visible),
     );
   }
 
-  async clusters(filter: ClusterFilter | null | undefined, args: PageArgs): Promise<Page<Cluster>> {
+  async clusters(
+    filter: ClusterFilter | null | undefined,
+    args: PageArgs,
+    access: Access,
+  ): Promise<Page<Cluster>> {
     const where = {
       ...filter,
       config: checkConfigFilter(filter?.config ?? [], this.deps.providers.isSecret),
@@ -75,12 +87,13 @@ export class Catalog {
     const take = checkPageSize(args.first, ["first"]);
     const after = args.after ? cursorFields(args.after, { name: "string" }).name : undefined;
     const { prisma } = this.deps.db;
+    const visible = access.visibility("other");
     return page(
-      await listClusters(prisma, where, { after, limit: take + 1 }),
+      await listClusters(prisma, where, { after, limit: take + 1 }, visible),
       take,
       after !== undefined,
       (c) => ({ name: c.name }),
-      () => countClusters(prisma, where),
+      () => countClusters(prisma, where, visible),
     );
   }
 
@@ -88,6 +101,7 @@ export class Catalog {
   async bindings(
     filter: BindingFilter | null | undefined,
     args: PageArgs,
+    access: Access,
   ): Promise<Page<Binding & { stream: Stream }>> {
     const take = checkPageSize(args.first, ["first"]);
     const cursor = args.after
@@ -97,12 +111,13 @@ export class Catalog {
       throw badCursor(args.after!);
     const after = cursor && { stream: cursor.s, createdAt: new Date(cursor.t), id: cursor.id };
     const { prisma } = this.deps.db;
+    const visible = access.visibility("stream");
     return page(
-      await listBindings(prisma, filter ?? {}, { after, limit: take + 1 }),
+      await listBindings(prisma, filter ?? {}, { after, limit: take + 1 }, visible),
       take,
       !!cursor,
       (b) => ({ s: b.stream.name, t: b.createdAt.getTime(), id: b.id }),
-      () => countBindings(prisma, filter ?? {}),
+      () => countBindings(prisma, filter ?? {}, visible),
     );
   }
 
@@ -111,7 +126,7 @@ export class Catalog {
    * long for an entry to commit (a long poll: a parent following the feed learns of a change at
    * once, and asks once a wait when there is none).
    */
-  async changes(args: PageArgs & { waitMs?: number | null }): Promise<Page<Change>> {
+  async changes(args: PageArgs & { waitMs?: number | null }, access: Access): Promise<Page<Change>> {
     const take = checkPageSize(args.first, ["first"]);
     const waitMs = args.waitMs ?? 0;
     if (!Number.isInteger(waitMs) || waitMs < 0 || waitMs > MAX_WAIT_MS) {
@@ -126,33 +141,45 @@ export class Catalog {
       throw badCursor(args.after!);
     const after = seq === undefined ? undefined : BigInt(seq);
     const { prisma } = this.deps.db;
+    // Entries of the namespaces it reads; a parent following the feed reads all.
+    const visible = access.changes();
     return page(
-      await this.waitForChanges(after, take + 1, waitMs),
+      await this.waitForChanges(after, take + 1, waitMs, visible),
       take,
       after !== undefined,
       (c) => ({ seq: c.seq.toString() }),
-      () => countChanges(prisma),
+      () => countChanges(prisma, visible),
     );
   }
 
   /** Entries after `after`; none yet: waits up to `waitMs` for one to commit. */
-  private async waitForChanges(after: bigint | undefined, limit: number, waitMs: number): Promise<Change[]> {
+  private async waitForChanges(
+    after: bigint | undefined,
+    limit: number,
+    waitMs: number,
+    visible: ChangeVisibility,
+  ): Promise<Change[]> {
     const { prisma } = this.deps.db;
     // Reads waiting at once are few (a registry has one parent); more do not wait.
-    if (this.waiting >= MAX_WAITING) return listChanges(prisma, after, limit);
+    if (this.waiting >= MAX_WAITING) return listChanges(prisma, after, limit, visible);
     this.waiting++;
     try {
-      return await this.waitFor(after, limit, Date.now() + waitMs);
+      return await this.waitFor(after, limit, Date.now() + waitMs, visible);
     } finally {
       this.waiting--;
     }
   }
 
-  private async waitFor(after: bigint | undefined, limit: number, until: number): Promise<Change[]> {
+  private async waitFor(
+    after: bigint | undefined,
+    limit: number,
+    until: number,
+    visible: ChangeVisibility,
+  ): Promise<Change[]> {
     const { prisma } = this.deps.db;
     let seen = await latestChangeId(prisma);
     for (;;) {
-      const changes = await listChanges(prisma, after, limit);
+      const changes = await listChanges(prisma, after, limit, visible);
       if (changes.length > 0 || Date.now() >= until) return changes;
       // Until an entry commits (its id shows) or the wait is over.
       while (Date.now() < until && !this.deps.stopping?.aborted) {
@@ -163,7 +190,7 @@ export class Catalog {
           break;
         }
       }
-      if (this.deps.stopping?.aborted) return listChanges(prisma, after, limit);
+      if (this.deps.stopping?.aborted) return listChanges(prisma, after, limit, visible);
     }
   }
 }

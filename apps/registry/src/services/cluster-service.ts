@@ -2,6 +2,7 @@ import {
   configMapsEqual,
   ErrorCode,
   fqnPrefix as namespacePrefix,
+  quote,
   RegistryError,
   type Cluster,
 } from "@stream-registry/core";
@@ -18,7 +19,7 @@ import {
 } from "@stream-registry/store";
 import { NO_CLUSTER_PRESETS, type ClusterPresets } from "../cluster-presets.ts";
 import { checkClusterInput, type DeclareClusterInput } from "./cluster-input.ts";
-import type { Actor, ServiceDeps } from "./deps.ts";
+import type { Actor, Caller, ServiceDeps } from "./deps.ts";
 import { retryOnStale, StaleRead } from "./optimistic.ts";
 
 export class ClusterService {
@@ -34,9 +35,11 @@ export class ClusterService {
    * A config giving a secret in clear is a change even if equal to the stored one, so that the
    * answer never confirms a guess; "********" where a query showed it keeps the stored secret.
    */
-  declare(input: DeclareClusterInput, actor: Actor): Promise<{ cluster: Cluster; created: boolean }> {
+  declare(input: DeclareClusterInput, caller: Caller): Promise<{ cluster: Cluster; created: boolean }> {
+    // A registry connects somewhere new only for an admin; nothing is read before this.
+    caller.access.require("admin", "", `declaring cluster ${quote(input.name)}`);
     return retryOnStale(() =>
-      this.declareOnce(input, actor).catch((error: unknown) => {
+      this.declareOnce(input, caller).catch((error: unknown) => {
         // Declared by another writer meanwhile: read it again, as an update.
         throw isUniqueViolation(error) ? new StaleRead() : error;
       }),
@@ -92,7 +95,8 @@ export class ClusterService {
     return result;
   }
 
-  async delete(name: string, { actor }: Actor): Promise<Cluster> {
+  async delete(name: string, { actor, access }: Caller): Promise<Cluster> {
+    access.require("admin", "", `deleting cluster ${quote(name)}`);
     return writeTransaction(this.deps.db.prisma, async (tx) => {
       await lockClusterByName(tx, name, "delete"); // no binding is created on it meanwhile
       const found = await findClusterWithSomeStreams(tx, name, 5);

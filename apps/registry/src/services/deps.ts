@@ -1,5 +1,6 @@
 import type { Keyring } from "@stream-registry/core";
 import type { Database } from "@stream-registry/store";
+import type { Access } from "@stream-registry/core";
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
 
 /** What the services share: built once per process. */
@@ -18,4 +19,12 @@ export interface ServiceDeps {
 /** Who asked for a change: recorded in the change log. */
 export interface Actor {
   actor: string;
+}
+
+/**
+ * Who asks for a change and what it may do (graphql/authorize.ts makes one per request): every
+ * service method that changes something checks `access` before it reads or writes anything.
+ */
+export interface Caller extends Actor {
+  access: Access;
 }

@@ -1,4 +1,4 @@
-import { checkPageSize } from "@stream-registry/core";
+import { checkPageSize, type Visibility } from "@stream-registry/core";
 import {
   countIndexed,
   listIndexed,
@@ -27,20 +27,24 @@ export interface IndexLag {
 export class DiscoveryIndex {
   constructor(private readonly deps: ServiceDeps) {}
 
-  /** A page of `kind`'s rows after `after`: `first` of them, and whether there are more. */
+  /**
+   * A page of `kind`'s rows after `after` of those `visible` shows (the principal's visibility of
+   * `kind`): `first` of them, and whether there are more.
+   */
   async page(
     kind: IndexedKind,
     filter: IndexFilter,
     first: number,
     after: IndexPosition | undefined,
+    visible: Visibility,
   ): Promise<{ rows: IndexedEntry[]; hasNextPage: boolean }> {
     checkPageSize(first);
-    const rows = await listIndexed(this.deps.db.prisma, kind, filter, { after, limit: first + 1 });
+    const rows = await listIndexed(this.deps.db.prisma, kind, filter, { after, limit: first + 1 }, visible);
     return { rows: rows.slice(0, first), hasNextPage: rows.length > first };
   }
 
-  count(kind: IndexedKind, filter: IndexFilter): Promise<number> {
-    return countIndexed(this.deps.db.prisma, kind, filter);
+  count(kind: IndexedKind, filter: IndexFilter, visible: Visibility): Promise<number> {
+    return countIndexed(this.deps.db.prisma, kind, filter, visible);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { checkName, type UserError } from "@stream-registry/core";
 import { declareNamespaceName, writeTransaction } from "@stream-registry/store";
 import type { RegistryIdentity } from "../identity.ts";
-import type { Actor, ServiceDeps } from "./deps.ts";
+import type { Caller, ServiceDeps } from "./deps.ts";
 import type { ParentService } from "./parent-service.ts";
 import { pushIf, throwIfAny } from "./user-errors.ts";
 
@@ -19,7 +19,8 @@ export class NamespaceService {
    * follow at once; the change log keeps the names entries were written under. A registry with a
    * parent registers under the new name first, and the parent may refuse it.
    */
-  async declareDefault(name: string, { actor }: Actor): Promise<{ path: string }> {
+  async declareDefault(name: string, { actor, access }: Caller): Promise<{ path: string }> {
+    access.require("admin", "", "declaring this registry's namespace name");
     const errors: UserError[] = [];
     pushIf(errors, checkName(name, ["input", "name"], "namespace name"));
     throwIfAny(errors);

@@ -11,7 +11,7 @@ import {
 } from "@stream-registry/store";
 import type { RegistryIdentity } from "../identity.ts";
 import type { SelfDescription } from "./child-registry-service.ts";
-import type { Actor, ServiceDeps } from "./deps.ts";
+import type { Caller, ServiceDeps } from "./deps.ts";
 import { registerWith, registrationErrors } from "./parent-registration.ts";
 import { checkRegistryUrl } from "./registry-url.ts";
 import { pushIf, throwIfAny, UserErrors } from "./user-errors.ts";
@@ -38,8 +38,10 @@ export class ParentService {
 
   async declare(
     input: { url: string; token: string },
-    { actor }: Actor,
+    { actor, access }: Caller,
   ): Promise<{ link: PublicParentLink; path: string }> {
+    // A registry connects somewhere new only for an admin.
+    access.require("admin", "", "declaring a parent registry");
     const errors: UserError[] = [];
     pushIf(errors, checkRegistryUrl(input.url, ["input", "url"]));
     if (input.token.length === 0 || input.token.length > MAX_TOKEN_LENGTH) {
@@ -116,7 +118,8 @@ export class ParentService {
   }
 
   /** Leaves the parent: this registry becomes the root of its own tree ("/" plus its name). */
-  async drop({ actor }: Actor): Promise<{ link: PublicParentLink | null; path: string }> {
+  async drop({ actor, access }: Caller): Promise<{ link: PublicParentLink | null; path: string }> {
+    access.require("admin", "", "dropping the parent registry");
     const { link, settings } = await writeTransaction(this.deps.db.prisma, (tx) => dropParentLink(tx, actor));
     this.identity.apply(settings);
     this.deps.wakeReconciler();

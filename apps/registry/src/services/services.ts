@@ -4,6 +4,7 @@ import { BindingService } from "./binding-service.ts";
 import { Catalog } from "./catalog.ts";
 import { ClusterService } from "./cluster-service.ts";
 import { DiscoveryIndex } from "./discovery-index-service.ts";
+import { GrantService } from "./grant-service.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { HealthService } from "./health-service.ts";
 import { ChildRegistryService, type SelfDescription } from "./child-registry-service.ts";
@@ -21,6 +22,7 @@ export interface Services {
   parent: ParentService;
   children: ChildRegistryService;
   index: DiscoveryIndex;
+  grants: GrantService;
 }
 
 export function createServices(
@@ -44,5 +46,6 @@ export function createServices(
     parent,
     children: new ChildRegistryService(deps, options.identity, options.self, options.enrollmentToken),
     index: new DiscoveryIndex(deps),
+    grants: new GrantService(deps),
   };
 }

@@ -3,6 +3,7 @@ import {
   configMapsEqual,
   ErrorCode,
   fqnPrefix,
+  quote,
   RegistryError,
   type Stream,
   type UserError,
@@ -32,7 +33,7 @@ import {
   type ConfigInput,
   type ConfigSet,
 } from "./config-input.ts";
-import type { Actor, ServiceDeps } from "./deps.ts";
+import type { Caller, ServiceDeps } from "./deps.ts";
 import { retryOnStale, StaleRead } from "./optimistic.ts";
 import { asUserErrors, pushIf, throwIfAny, UserErrors } from "./user-errors.ts";
 
@@ -43,7 +44,8 @@ export interface StreamInput extends ConfigInput {
 export class StreamService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  async create(input: StreamInput, { actor }: Actor): Promise<Stream> {
+  async create(input: StreamInput, { actor, access }: Caller): Promise<Stream> {
+    access.require("writer", "", `creating stream ${quote(input.name)}`, input.name);
     const errors: UserError[] = [];
     pushIf(errors, checkName(input.name, ["input", "name"], "stream name"));
     const configs = checkConfigInput(input, EMPTY_CONFIG_SET, this.deps.providers, errors);
@@ -70,7 +72,8 @@ export class StreamService {
    * nothing (no generation bump), so re-applying a declaration is cheap; one that gives a secret
    * in clear is never a no-op (see givesSecretsIn).
    */
-  update(input: StreamInput, { actor }: Actor): Promise<Stream> {
+  update(input: StreamInput, { actor, access }: Caller): Promise<Stream> {
+    access.require("writer", "", `updating stream ${quote(input.name)}`, input.name);
     return retryOnStale(async () => {
       const current = await this.findLive(input.name);
       const errors: UserError[] = [];
@@ -103,8 +106,9 @@ export class StreamService {
   async delete(
     name: string,
     cascade: boolean,
-    { actor }: Actor,
+    { actor, access }: Caller,
   ): Promise<{ stream: Stream; deleted: boolean }> {
+    access.require("writer", "", `deleting stream ${quote(name)}`, name);
     // Run again if a binding's generation moves under a cascade (its cluster's new config).
     const result = await retryOnStale(() => this.deleteOnce(name, cascade, actor));
     if (!result.deleted) this.deps.wakeReconciler();

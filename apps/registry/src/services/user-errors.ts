@@ -1,4 +1,4 @@
-import { isFaultCode, RegistryError, type UserError } from "@stream-registry/core";
+import { ErrorCode, isFaultCode, RegistryError, type UserError } from "@stream-registry/core";
 
 /** Expected failures of one mutation: reported in its payload's `userErrors`; nothing was changed. */
 export class UserErrors extends Error {
@@ -31,7 +31,9 @@ export function collect<T>(errors: UserError[], check: () => T): T | undefined {
 /** The user errors an expected failure stands for, or undefined for a fault. */
 export function asUserErrors(error: unknown): UserError[] | undefined {
   if (error instanceof UserErrors) return error.errors;
-  // Faults (5xx: an outage, a child that did not answer, a bug) are GraphQL errors, never userErrors.
-  if (error instanceof RegistryError && !isFaultCode(error.code)) return [error.toUserError()];
+  // Faults (5xx: an outage, a child that did not answer, a bug) are GraphQL errors, never userErrors;
+  // so is a refusal for want of a role (FORBIDDEN, 403): it is about the caller, not the input.
+  if (error instanceof RegistryError && !isFaultCode(error.code) && error.code !== ErrorCode.FORBIDDEN)
+    return [error.toUserError()];
   return undefined;
 }

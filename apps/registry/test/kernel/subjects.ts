@@ -1,4 +1,5 @@
 import { generateSecretKey, Keyring, type PendingCreate, type Phase } from "@stream-registry/core";
+import { Access } from "@stream-registry/core";
 import type { StreamProvider } from "@stream-registry/provider-api";
 import type { Database, ResourceTable } from "@stream-registry/store";
 import { ProviderRegistry } from "../../src/providers/provider-registry.ts";
@@ -35,7 +36,8 @@ export interface Subject {
 
 export type SubjectFactory = (db: Database, platform: FakePlatform) => Promise<Subject>;
 
-const actor = { actor: "kernel-test" };
+// The kernel is what is tested here, not who may write.
+const actor = { actor: "kernel-test", access: Access.unrestricted("/") };
 const CLUSTER = "fakes";
 
 /** Bindings on a cluster whose provider keeps its topics on the fake platform, written through the services. */
@@ -78,7 +80,7 @@ export const bindings: SubjectFactory = async (db, platform) => {
   };
   const identity = await RegistryIdentity.load(db.prisma, false, () => {});
   // A registry with no parent and no children: what it would tell them is never asked.
-  const self = { sdl: "", version: "kernel-test", url: () => "http://127.0.0.1:9/graphql" };
+  const self = { sdl: "", version: "kernel-test", url: () => "http://127.0.0.1:9/graphql", keys: () => [] };
   const services = createServices(deps, { identity, self });
   await services.clusters.declare({ name: CLUSTER, provider: "fake" }, actor);
   const config = (size: number) => ({ "fake.platform": { size } });

@@ -15,30 +15,46 @@ import type {
 } from "../../generated/resolvers-types.ts";
 import { configSetOf, effectiveConfigSet } from "../../services/config-input.ts";
 import type { GraphQLContext } from "../context.ts";
+import { accessOf } from "../authorize.ts";
 import type { EffectiveConfigModel } from "../models.ts";
-import { bindingByNames, clusterConnection, streamConnection } from "./lookups.ts";
+import { bindingByNames, clusterConnection, readableBindings, streamConnection } from "./lookups.ts";
 
 export const Namespace: NamespaceResolvers = {
   __resolveReference: (ref, { namespace }) => (ref.path === namespace ? { path: namespace } : null),
-  // Only the namespace this registry owns has a parent and children here.
-  parent: (ns, _, { namespace, services }) => (ns.path === namespace ? services.parent.current() : null),
-  children: (ns, _, { namespace, services }) => (ns.path === namespace ? services.children.list() : []),
+  // Only the namespace this registry owns has a parent and children here; a reader of it sees its
+  // parent, and the children whose subtrees it reads anything of.
+  parent: async (ns, _, context) =>
+    ns.path === context.namespace && (await accessOf(context)).can("reader", "")
+      ? context.services.parent.current()
+      : null,
+  children: async (ns, _, context) => {
+    if (ns.path !== context.namespace) return [];
+    const access = await accessOf(context);
+    return (await context.services.children.list()).filter((child) => access.knowsOf(child.name));
+  },
   clusters: (_, { filter, first, after }, context) => clusterConnection(filter, { first, after }, context),
   streams: (_, { filter, first, after }, context) => streamConnection(filter, { first, after }, context),
 };
 
+// A look-up by key of what the principal may not read answers as if it did not exist.
 export const Cluster: ClusterResolvers = {
-  __resolveReference: async (ref, { namespace, loaders }) =>
-    ref.namespace === namespace ? ((await loaders.clusterByName.load(ref.name)) ?? null) : null,
+  __resolveReference: async (ref, context) =>
+    ref.namespace === context.namespace && (await accessOf(context)).readsDocument("")
+      ? ((await context.loaders.clusterByName.load(ref.name)) ?? null)
+      : null,
   namespace: (_, __, { namespace }) => namespace,
-  bindings: (cluster, _, { loaders }) => loaders.bindingsByClusterId.load(cluster.id),
+  // A cluster reached through a binding of a stream prefix shows no other stream's bindings.
+  bindings: async (cluster, _, context) =>
+    readableBindings(context, await context.loaders.bindingsByClusterId.load(cluster.id)),
   health: async (cluster, _, { loaders, services }) =>
     services.health.view(await loaders.healthByClusterId.load(cluster.id)),
 };
 
 export const Stream: StreamResolvers = {
-  __resolveReference: async (ref, { namespace, loaders }) =>
-    ref.namespace === namespace ? ((await loaders.streamByName.load(ref.name)) ?? null) : null,
+  __resolveReference: async (ref, context) =>
+    ref.namespace === context.namespace && (await accessOf(context)).readsDocument("", ref.name)
+      ? ((await context.loaders.streamByName.load(ref.name)) ?? null)
+      : null,
   namespace: (_, __, { namespace }) => namespace,
   bindings: (stream, _, { loaders }) => loaders.bindingsByStreamId.load(stream.id),
   defaultBinding: async (stream, _, { loaders }) =>
@@ -60,9 +76,11 @@ export const Stream: StreamResolvers = {
 };
 
 export const BindingType: BindingResolvers = {
-  __resolveReference: (ref, context) => {
+  __resolveReference: async (ref, context) => {
     const fqn = parseFqn(ref.fqn);
-    return fqn.namespace === context.namespace ? bindingByNames(fqn.stream, fqn.cluster, context) : null;
+    return fqn.namespace === context.namespace && (await accessOf(context)).readsDocument("", fqn.stream)
+      ? bindingByNames(fqn.stream, fqn.cluster, context)
+      : null;
   },
   fqn: async (binding, _, context) => {
     const [stream, cluster] = await Promise.all([streamOf(binding, context), clusterOf(binding, context)]);

@@ -4,12 +4,19 @@ import type {
   ParentRegistryResolvers,
   QueryResolvers,
 } from "../../generated/resolvers-types.ts";
+import { accessOf, callerIn, principalOf } from "../authorize.ts";
 import { payload } from "../payload.ts";
 
 /** The hierarchy's queries: this registry as others see it, and its children. */
 export const hierarchyQueries: Pick<QueryResolvers, "registry" | "childRegistry"> = {
   registry: (_, __, { services }) => services.children.info(),
-  childRegistry: (_, { registryId }, { services }) => services.children.find(registryId),
+  // Who may know of the child: the child itself (checking what its parent holds of it), and those
+  // who read anything of its subtree or above it.
+  childRegistry: async (_, { registryId }, context) => {
+    const child = await context.services.children.find(registryId);
+    if (!child || principalOf(context).subject === `registry:${registryId}`) return child;
+    return (await accessOf(context)).knowsOf(child.name) ? child : null;
+  },
 };
 
 /** DECLARE / DROP PARENT REGISTRY, and what a child asks of its parent. */
@@ -17,14 +24,14 @@ export const hierarchyMutations: Pick<
   MutationResolvers,
   "declareParentRegistry" | "dropParentRegistry" | "registerChildRegistry" | "unregisterChildRegistry"
 > = {
-  declareParentRegistry: (_, { input }, { services, actor }) =>
+  declareParentRegistry: (_, { input }, context) =>
     payload(async () => {
-      const { link, path } = await services.parent.declare(input, { actor });
+      const { link, path } = await context.services.parent.declare(input, await callerIn(context));
       return { parent: link, namespace: { path } };
     }),
-  dropParentRegistry: (_, __, { services, actor }) =>
+  dropParentRegistry: (_, __, context) =>
     payload(async () => {
-      const { link, path } = await services.parent.drop({ actor });
+      const { link, path } = await context.services.parent.drop(await callerIn(context));
       return { parent: link, namespace: { path } };
     }),
   registerChildRegistry: (_, { input }, { services, actor }) =>

@@ -1,34 +1,49 @@
 import type { MutationResolvers } from "../../generated/resolvers-types.ts";
+import { callerIn } from "../authorize.ts";
 import { payload } from "../payload.ts";
 import { routed } from "../routed.ts";
+import { grantMutations } from "./grants.ts";
 import { hierarchyMutations } from "./hierarchy.ts";
 
 export const Mutation: MutationResolvers = {
-  declareDefaultNamespace: (_, { input }, { services, actor }) =>
-    payload(async () => ({ namespace: await services.namespaces.declareDefault(input.name, { actor }) })),
+  declareDefaultNamespace: (_, { input }, context) =>
+    payload(async () => ({
+      namespace: await context.services.namespaces.declareDefault(input.name, await callerIn(context)),
+    })),
   ...hierarchyMutations,
-  declareCluster: routed((_, { input }, { services, actor }) =>
-    payload(() => services.clusters.declare(input, { actor })),
+  ...grantMutations,
+  declareCluster: routed((_, { input }, context) =>
+    payload(async () => context.services.clusters.declare(input, await callerIn(context))),
   ),
-  deleteCluster: routed((_, { input }, { services, actor }) =>
-    payload(async () => ({ cluster: await services.clusters.delete(input.name, { actor }) })),
+  deleteCluster: routed((_, { input }, context) =>
+    payload(async () => ({
+      cluster: await context.services.clusters.delete(input.name, await callerIn(context)),
+    })),
   ),
-  createStream: routed((_, { input }, { services, actor }) =>
-    payload(async () => ({ stream: await services.streams.create(input, { actor }) })),
+  createStream: routed((_, { input }, context) =>
+    payload(async () => ({ stream: await context.services.streams.create(input, await callerIn(context)) })),
   ),
-  updateStream: routed((_, { input }, { services, actor }) =>
-    payload(async () => ({ stream: await services.streams.update(input, { actor }) })),
+  updateStream: routed((_, { input }, context) =>
+    payload(async () => ({ stream: await context.services.streams.update(input, await callerIn(context)) })),
   ),
-  deleteStream: routed((_, { input }, { services, actor }) =>
-    payload(() => services.streams.delete(input.name, input.cascade ?? false, { actor })),
+  deleteStream: routed((_, { input }, context) =>
+    payload(async () =>
+      context.services.streams.delete(input.name, input.cascade ?? false, await callerIn(context)),
+    ),
   ),
-  createBinding: routed((_, { input }, { services, actor }) =>
-    payload(async () => ({ binding: await services.bindings.create(input, { actor }) })),
+  createBinding: routed((_, { input }, context) =>
+    payload(async () => ({
+      binding: await context.services.bindings.create(input, await callerIn(context)),
+    })),
   ),
-  updateBinding: routed((_, { input }, { services, actor }) =>
-    payload(async () => ({ binding: await services.bindings.update(input, { actor }) })),
+  updateBinding: routed((_, { input }, context) =>
+    payload(async () => ({
+      binding: await context.services.bindings.update(input, await callerIn(context)),
+    })),
   ),
-  deleteBinding: routed((_, { input }, { services, actor }) =>
-    payload(async () => ({ binding: await services.bindings.delete(input, { actor }) })),
+  deleteBinding: routed((_, { input }, context) =>
+    payload(async () => ({
+      binding: await context.services.bindings.delete(input, await callerIn(context)),
+    })),
   ),
 };

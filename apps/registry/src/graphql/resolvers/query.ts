@@ -3,34 +3,45 @@ import { toConnection } from "../connection.ts";
 import { routed } from "../routed.ts";
 import { subtreeConnection } from "../subtree.ts";
 import { indexLag } from "../indexed-list.ts";
+import { grantQueries } from "./grants.ts";
 import { hierarchyQueries } from "./hierarchy.ts";
 import { primeStreams } from "../loaders.ts";
-import { bindingByNames, clusterConnection, streamConnection } from "./lookups.ts";
+import { accessOf } from "../authorize.ts";
+import {
+  bindingByNames,
+  clusterConnection,
+  readableCluster,
+  readableStream,
+  streamConnection,
+} from "./lookups.ts";
 
 export const Query: QueryResolvers = {
   namespace: (_, __, { namespace }) => ({ path: namespace }),
   ...hierarchyQueries,
-  cluster: routed(async (_, { name }, { loaders }) => (await loaders.clusterByName.load(name)) ?? null),
+  ...grantQueries,
+  cluster: routed((_, { name }, context) => readableCluster(name, context)),
   clusters: (_, args, context, info) =>
     subtreeConnection(info, context, args, "ClusterFilter", (filter, page) =>
       clusterConnection(filter, page, context),
     ),
-  stream: routed(async (_, { name }, { loaders }) => (await loaders.streamByName.load(name)) ?? null),
+  stream: routed((_, { name }, context) => readableStream(name, context)),
   streams: (_, args, context, info) =>
     subtreeConnection(info, context, args, "StreamFilter", (filter, page) =>
       streamConnection(filter, page, context),
     ),
-  binding: routed((_, { stream, cluster }, context) => bindingByNames(stream, cluster, context)),
+  binding: routed(async (_, { stream, cluster }, context) =>
+    (await accessOf(context)).can("reader", "", stream) ? bindingByNames(stream, cluster, context) : null,
+  ),
   bindings: (_, args, context, info) =>
     subtreeConnection(info, context, args, "BindingFilter", async (filter, page) => {
-      const found = await context.services.catalog.bindings(filter, page);
+      const found = await context.services.catalog.bindings(filter, page, await accessOf(context));
       primeStreams(
         context.loaders,
         found.items.map((i) => i.node.stream),
       );
       return toConnection(found);
     }),
-  changes: async (_, { first, after, waitMs }, { services }) =>
-    toConnection(await services.catalog.changes({ first, after, waitMs })),
+  changes: async (_, { first, after, waitMs }, context) =>
+    toConnection(await context.services.catalog.changes({ first, after, waitMs }, await accessOf(context))),
   indexLag: (_, __, context) => indexLag(context, () => true),
 };

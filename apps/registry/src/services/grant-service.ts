@@ -1,0 +1,174 @@
+import {
+  Access,
+  checkGrantPrincipal,
+  checkPageSize,
+  checkStreamPrefix,
+  decodeCursor,
+  encodeCursor,
+  ErrorCode,
+  grantNamesOf,
+  parseRole,
+  pathOfBelow,
+  RegistryError,
+  ROLES,
+  scopeOf,
+  userError,
+  type Grant,
+  type Principal,
+  type Role,
+  type UserError,
+} from "@stream-registry/core";
+import {
+  countGrants,
+  createGrant,
+  deleteGrant,
+  findGrantsNamed,
+  listGrants,
+  type GrantPosition,
+  type StoredGrant,
+} from "@stream-registry/store";
+import type { Page, PageArgs } from "./catalog.ts";
+import type { Caller, ServiceDeps } from "./deps.ts";
+import { collect, pushIf, throwIfAny, UserErrors } from "./user-errors.ts";
+
+/** GRANT and REVOKE: who gets or loses what, where (scope absolute, as entered). */
+export interface GrantInput {
+  principal: string;
+  role: string;
+  /** The namespace it covers (absolute); omitted: this registry's. */
+  scope?: string | null;
+  streamPrefix?: string | null;
+}
+
+export interface GrantListFilter {
+  principal?: string | null;
+  /** The grants that apply to this namespace (absolute) or to a namespace below it. */
+  namespace?: string | null;
+}
+
+/**
+ * Grants (issue 11): what each request may do (`accessOf`), and their management, for admins of
+ * the scope they grant in (no escalation).
+ */
+export class GrantService {
+  constructor(private readonly deps: Pick<ServiceDeps, "db" | "namespace">) {}
+
+  /** What `principal` may do here now: its grants and its groups', read once per request. */
+  async accessOf(principal: Principal, own: string): Promise<Access> {
+    const names = grantNamesOf(principal);
+    const grants = names.length === 0 ? [] : await findGrantsNamed(this.deps.db.prisma, names);
+    return Access.of(principal, grants, own);
+  }
+
+  /** GRANT: `created` false when the principal had that grant already. */
+  async grant(input: GrantInput, caller: Caller): Promise<{ grant: StoredGrant; created: boolean }> {
+    const grant = this.checked(input, caller, "granting");
+    return createGrant(this.deps.db.prisma, grant, this.log(grant, caller));
+  }
+
+  /** REVOKE: the grant as it was. None such: NOT_FOUND; the last admin grant here: IN_USE. */
+  async revoke(input: GrantInput, caller: Caller): Promise<StoredGrant> {
+    const grant = this.checked(input, caller, "revoking");
+    const gone = await deleteGrant(this.deps.db.prisma, grant, this.log(grant, caller));
+    if (gone === "last admin") {
+      throw new UserErrors([
+        userError(
+          ErrorCode.IN_USE,
+          ["input", "role"],
+          `${grant.principal} has the last admin grant on ${this.deps.namespace}: grant admin on it to another principal first, or no one could grant anything here again`,
+        ),
+      ]);
+    }
+    if (!gone) {
+      throw new UserErrors([
+        userError(
+          ErrorCode.NOT_FOUND,
+          ["input", "principal"],
+          `${describe(grant, this.deps.namespace)} does not exist`,
+        ),
+      ]);
+    }
+    return gone;
+  }
+
+  /** SHOW GRANTS: those of the scopes the caller administers, and those naming the caller. */
+  async list(
+    filter: GrantListFilter | null | undefined,
+    args: PageArgs,
+    access: Access,
+  ): Promise<Page<StoredGrant>> {
+    const take = checkPageSize(args.first, ["first"]);
+    const where = {
+      principal: filter?.principal ?? undefined,
+      namespace:
+        filter?.namespace === null || filter?.namespace === undefined
+          ? undefined
+          : scopeOf(this.deps.namespace, filter.namespace, ["filter", "namespace"]),
+    };
+    const after = args.after ? positionOf(args.after) : undefined;
+    const visible = access.grantsVisible();
+    const rows = await listGrants(this.deps.db.prisma, where, visible, { after, limit: take + 1 });
+    return {
+      items: rows.slice(0, take).map((node) => ({
+        node,
+        cursor: encodeCursor({ s: node.scope, p: node.principal, r: node.role, x: node.streamPrefix ?? "" }),
+      })),
+      hasNextPage: rows.length > take,
+      hasPreviousPage: after !== undefined,
+      totalCount: () => countGrants(this.deps.db.prisma, where, visible),
+    };
+  }
+
+  /** The grant an input names, each field checked; then whether the caller may grant there. */
+  private checked(input: GrantInput, caller: Caller, doing: "granting" | "revoking"): Grant {
+    const errors: UserError[] = [];
+    pushIf(errors, checkGrantPrincipal(input.principal, ["input", "principal"]));
+    const role = collect(errors, () => parseRole(input.role, ["input", "role"]));
+    const scope = collect(errors, () =>
+      scopeOf(this.deps.namespace, input.scope ?? this.deps.namespace, ["input", "scope"]),
+    );
+    const streamPrefix = input.streamPrefix ?? null;
+    if (streamPrefix !== null) {
+      pushIf(errors, checkStreamPrefix(streamPrefix, ["input", "streamPrefix"]));
+      if (role === "admin") {
+        errors.push(
+          userError(
+            ErrorCode.INVALID_INPUT,
+            ["input", "streamPrefix"],
+            "a stream prefix narrows reader and writer grants; an admin grant covers all of its namespace",
+          ),
+        );
+      }
+    }
+    throwIfAny(errors);
+    const grant = { principal: input.principal, role: role!, scope: scope!, streamPrefix };
+    caller.access.requireGrantor(grant.scope, `${doing} ${describe(grant, this.deps.namespace)}`, [
+      "input",
+      "scope",
+    ]);
+    return grant;
+  }
+
+  private log(grant: Grant, caller: Caller) {
+    return { actor: caller.actor, scopePath: pathOfBelow(this.deps.namespace, grant.scope) };
+  }
+}
+
+function describe(grant: Grant, own: string): string {
+  const streams = grant.streamPrefix === null ? "" : ` for streams starting with "${grant.streamPrefix}"`;
+  return `${grant.role} on ${pathOfBelow(own, grant.scope)}${streams} to ${grant.principal}`;
+}
+
+function positionOf(cursor: string): GrantPosition {
+  const value = decodeCursor(cursor);
+  const { s, p, r, x } = value;
+  const fields = Object.keys(value).length === 4;
+  if (!fields || typeof s !== "string" || typeof p !== "string" || typeof x !== "string" || !isRole(r)) {
+    throw new RegistryError(ErrorCode.INVALID_INPUT, "after is not a cursor of this list", ["after"]);
+  }
+  return [s, p, r, x];
+}
+
+function isRole(value: unknown): value is Role {
+  return (ROLES as readonly unknown[]).includes(value);
+}
