@@ -189,6 +189,32 @@ export interface DescribeStream extends Node<"describeStream"> {
   stream: string;
 }
 
+// Authorization
+/** A grant's role, as the API takes it. */
+export type GrantRole = "reader" | "writer" | "admin";
+/**
+ * GRANT <role> [ON NAMESPACE "<path>"] [STREAMS "<prefix>"] TO <USER|GROUP|TOKEN> "<name>": who may
+ * do what where (docs/security.md).
+ */
+export interface GrantStatement extends Node<"grant"> {
+  role: GrantRole;
+  /** The namespace the grant covers (absolute); undefined: the registry's own. */
+  namespace?: string;
+  /** Only streams whose names start with it (and their bindings); undefined: every stream. */
+  streamPrefix?: string;
+  /** As the API names it: "user:<sub>", "group:<name>" or "token:<name>". */
+  principal: string;
+}
+/** REVOKE <role> [ON NAMESPACE ...] [STREAMS ...] FROM ...: the grant GRANT with the same clauses gave. */
+export interface RevokeStatement extends Omit<GrantStatement, "kind"> {
+  kind: "revoke";
+}
+/** SHOW GRANTS [ON NAMESPACE "<path>"] [FOR <USER|GROUP|TOKEN> "<name>"]. */
+export interface ShowGrants extends Node<"showGrants"> {
+  namespace?: string;
+  principal?: string;
+}
+
 export type Statement =
   | ShowNamespace
   | ShowNamespaces
@@ -222,7 +248,10 @@ export type Statement =
   | DeleteStreamRelocation
   | ShowStreams
   | ShowClusters
-  | DescribeStream;
+  | DescribeStream
+  | GrantStatement
+  | RevokeStatement
+  | ShowGrants;
 
 export type StatementKind = Statement["kind"];
 /** The statement node of one kind: `StatementOf<"createStream">` is `CreateStream`. */

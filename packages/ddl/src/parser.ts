@@ -3,6 +3,7 @@ import { parseDeclare } from "./statements/declare.ts";
 import { parseDrop } from "./statements/drop.ts";
 import { parseRegister } from "./statements/schema.ts";
 import { parseReplicate } from "./statements/replicate.ts";
+import { parseGrant, parseRevoke } from "./statements/grant.ts";
 import { parseShow } from "./statements/show.ts";
 import { parseBindingStatement, parseStreamStatement, type Verb } from "./statements/stream.ts";
 import { STATEMENT_KEYWORDS, TokenStream } from "./token-stream.ts";
@@ -56,6 +57,10 @@ function parseAfter(
       return parseRegister(tokens, start);
     case "REPLICATE":
       return parseReplicate(tokens, start);
+    case "GRANT":
+      return parseGrant(tokens, start);
+    case "REVOKE":
+      return parseRevoke(tokens, start);
     case "CREATE":
     case "UPDATE":
     case "DELETE":

@@ -1,6 +1,7 @@
-import type { ConfigClauses, SchemaSource, Statement } from "./ast.ts";
+import type { ConfigClauses, SchemaSource, Statement, StatementOf } from "./ast.ts";
 import { printJson, quote } from "./json-printer.ts";
 import { isBarePath } from "./lexer.ts";
+import { principalKeywords } from "./statements/grant.ts";
 
 /**
  * Canonical text of one statement: uppercase keywords, clauses in grammar order, config blocks as
@@ -91,6 +92,15 @@ function printBody(s: Statement): string {
       return "SHOW CLUSTERS";
     case "describeStream":
       return `DESCRIBE STREAM ${quote(s.stream)}`;
+    case "grant":
+    case "revoke":
+      return printGrant(s);
+    case "showGrants":
+      return [
+        "SHOW GRANTS",
+        s.namespace === undefined ? "" : ` ON NAMESPACE ${quote(s.namespace)}`,
+        s.principal === undefined ? "" : ` FOR ${printPrincipal(s.principal)}`,
+      ].join("");
   }
 }
 
@@ -115,4 +125,21 @@ function schemaBody(schema: SchemaSource): string {
 /** Bare when the lexer reads it back as one path token (as the seed writes it), quoted otherwise. */
 function printPath(path: string): string {
   return isBarePath(path) ? path : quote(path);
+}
+
+/** GRANT ... TO and REVOKE ... FROM, with the clauses in the grammar's order. */
+function printGrant(s: StatementOf<"grant"> | StatementOf<"revoke">): string {
+  return [
+    s.kind === "grant" ? "GRANT " : "REVOKE ",
+    s.role.toUpperCase(),
+    s.namespace === undefined ? "" : ` ON NAMESPACE ${quote(s.namespace)}`,
+    s.streamPrefix === undefined ? "" : ` STREAMS ${quote(s.streamPrefix)}`,
+    s.kind === "grant" ? " TO " : " FROM ",
+    printPrincipal(s.principal),
+  ].join("");
+}
+
+function printPrincipal(principal: string): string {
+  const { keyword, name } = principalKeywords(principal);
+  return `${keyword} ${quote(name)}`;
 }

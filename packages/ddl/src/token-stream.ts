@@ -10,8 +10,10 @@ export const STATEMENT_KEYWORDS = [
   "DELETE",
   "DESCRIBE",
   "DROP",
+  "GRANT",
   "REGISTER",
   "REPLICATE",
+  "REVOKE",
   "SHOW",
   "UPDATE",
 ] as const;

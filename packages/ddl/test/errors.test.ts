@@ -17,8 +17,10 @@ const STATEMENT_STARTS = [
   '"DELETE"',
   '"DESCRIBE"',
   '"DROP"',
+  '"GRANT"',
   '"REGISTER"',
   '"REPLICATE"',
+  '"REVOKE"',
   '"SHOW"',
   '"UPDATE"',
 ];

@@ -1,6 +1,7 @@
 import type { Statement, StatementKind, StatementOf } from "@stream-registry/ddl";
 import { createBinding, deleteBinding, describeBindings, updateBinding } from "./bindings.ts";
 import { declareCluster, showClusters } from "./clusters.ts";
+import { grant, revoke, showGrants } from "./grants.ts";
 import * as connectors from "./connectors.ts";
 import type { Outcome, StatementContext } from "./context.ts";
 import { declareDefaultNamespace, showNamespace } from "./namespace.ts";
@@ -55,6 +56,9 @@ const translations: { [K in StatementKind]: Translation<K> } = {
   createStreamRelocation: replication.createStreamRelocation, // mutation createStreamRelocation (planned)
   describeStreamRelocation: replication.describeStreamRelocation, // query relocation (planned)
   deleteStreamRelocation: replication.deleteStreamRelocation, // mutation deleteStreamRelocation (planned)
+  grant, // mutation grant
+  revoke, // mutation revoke
+  showGrants, // query grants
 };
 
 export function translate(statement: Statement, context: StatementContext): Promise<Outcome> {
