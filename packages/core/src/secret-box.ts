@@ -121,9 +121,11 @@ export function formatSecretKey({ kid, key }: SecretKey): string {
  */
 export function parseSecretKeys(text: string, source: string): Keyring {
   const entries = text
-    .split(/[,\n]/)
+    .split("\n")
+    .filter((line) => !line.trim().startsWith("#"))
+    .flatMap((line) => line.split(","))
     .map((entry) => entry.trim())
-    .filter((entry) => entry.length > 0 && !entry.startsWith("#"));
+    .filter((entry) => entry.length > 0);
   if (entries.length === 0) throw new Error(`${source} holds no key; expected "kid:base64-of-32-bytes"`);
   const keys = entries.map((entry, index) => {
     const at = `${source}: entry ${index + 1}`;

@@ -129,7 +129,8 @@ describe("Keyring", () => {
 
 describe("parseSecretKeys", () => {
   it("reads kid:base64 entries, by commas or lines, comments skipped, order kept", () => {
-    const text = `# rotated 2026-12\n${formatSecretKey(k2)}\n\n${formatSecretKey(k1)}`;
+    // A comment may hold commas (the generated key file's does).
+    const text = `# rotated 2026-12, by ops\n${formatSecretKey(k2)}\n\n${formatSecretKey(k1)}`;
     expect(parseSecretKeys(text, "file").kids()).toEqual(["k2", "k1"]);
     const keyring = parseSecretKeys(`${formatSecretKey(k1)} , ${formatSecretKey(k2)}`, "env");
     expect(keyring.kids()).toEqual(["k1", "k2"]);
