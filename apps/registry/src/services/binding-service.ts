@@ -45,7 +45,7 @@ export interface BindingKey {
 export class BindingService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  create(input: BindingInput, { actor, access }: Caller): Promise<Binding> {
+  async create(input: BindingInput, { actor, access }: Caller): Promise<Binding> {
     access.require("writer", "", `binding stream ${quote(input.stream)}`, input.stream);
     return retryOnStale(async () => {
       const { stream, cluster } = await this.findStreamAndCluster(input);
@@ -77,7 +77,7 @@ export class BindingService {
     });
   }
 
-  update(input: BindingInput, { actor, access }: Caller): Promise<Binding> {
+  async update(input: BindingInput, { actor, access }: Caller): Promise<Binding> {
     access.require("writer", "", `updating the binding of stream ${quote(input.stream)}`, input.stream);
     return retryOnStale(async () => {
       const { binding, stream, cluster } = await this.findBinding(input);
@@ -98,7 +98,7 @@ export class BindingService {
    * Asks for the binding to be deleted: it turns DELETING and goes once its provider removed it.
    * Asking again for a binding already DELETING retries its deletion at once.
    */
-  delete(key: BindingKey, { actor, access }: Caller): Promise<Binding> {
+  async delete(key: BindingKey, { actor, access }: Caller): Promise<Binding> {
     access.require("writer", "", `deleting the binding of stream ${quote(key.stream)}`, key.stream);
     return retryOnStale(async () => {
       const { binding, stream, cluster } = await this.findBinding(key, { allowDeleting: true });

@@ -35,7 +35,7 @@ export class ClusterService {
    * A config giving a secret in clear is a change even if equal to the stored one, so that the
    * answer never confirms a guess; "********" where a query showed it keeps the stored secret.
    */
-  declare(input: DeclareClusterInput, caller: Caller): Promise<{ cluster: Cluster; created: boolean }> {
+  async declare(input: DeclareClusterInput, caller: Caller): Promise<{ cluster: Cluster; created: boolean }> {
     // A registry connects somewhere new only for an admin; nothing is read before this.
     caller.access.require("admin", "", `declaring cluster ${quote(input.name)}`);
     return retryOnStale(() =>

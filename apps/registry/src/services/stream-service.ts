@@ -72,7 +72,7 @@ export class StreamService {
    * nothing (no generation bump), so re-applying a declaration is cheap; one that gives a secret
    * in clear is never a no-op (see givesSecretsIn).
    */
-  update(input: StreamInput, { actor, access }: Caller): Promise<Stream> {
+  async update(input: StreamInput, { actor, access }: Caller): Promise<Stream> {
     access.require("writer", "", `updating stream ${quote(input.name)}`, input.name);
     return retryOnStale(async () => {
       const current = await this.findLive(input.name);
