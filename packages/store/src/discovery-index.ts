@@ -305,7 +305,7 @@ export async function countIndexed(
 ): Promise<number> {
   const [row] = countsSuffice(kind, filter, visible)
     ? await db.$queryRaw<{ count: number }[]>`
-        SELECT coalesce(sum(e.count), 0)::int AS count FROM index_count e WHERE ${filterSql(kind, filter, visible)}`
+        SELECT coalesce(sum(e.count), 0)::int AS count FROM index_count e WHERE ${filterSql(kind, filter, visible, true)}`
     : await db.$queryRaw<{ count: number }[]>`
         SELECT count(*)::int AS count FROM index_entry e WHERE ${filterSql(kind, filter, visible)}`;
   return row!.count;
@@ -359,11 +359,21 @@ export async function findIndexedBindingsOf(
 const ENTRY_COLUMNS = Prisma.sql`e.kind, e.namespace, e.name, e.cluster, e.created_at AS "createdAt",
   e.is_default AS "isDefault", e.doc`;
 
-function filterSql(kind: IndexedKind, filter: IndexFilter, visible: Visibility): Prisma.Sql {
+function filterSql(
+  kind: IndexedKind,
+  filter: IndexFilter,
+  visible: Visibility,
+  /** Of index_count's rows, which have no names (countsSuffice: no prefix to match one). */
+  counted = false,
+): Prisma.Sql {
   const where: Prisma.Sql[] = [Prisma.sql`e.kind = ${kind}`];
   if (visible !== "all")
     where.push(
-      visibleSql(visible, Prisma.sql`e.namespace`, kind === "cluster" ? undefined : Prisma.sql`e.name`),
+      visibleSql(
+        visible,
+        Prisma.sql`e.namespace`,
+        kind === "cluster" || counted ? undefined : Prisma.sql`e.name`,
+      ),
     );
   if (filter.namespace !== undefined)
     where.push(

@@ -20,7 +20,7 @@ import {
   type GrantPosition,
   type GrantVisibility,
 } from "../src/grants.ts";
-import { countIndexed, listIndexed } from "../src/discovery-index.ts";
+import { applyIndexPage, countIndexed, ensureIndexFollows, listIndexed } from "../src/discovery-index.ts";
 import { migrate } from "../src/migrate.ts";
 import { recordChange } from "../src/change-log.ts";
 
@@ -224,18 +224,33 @@ describe.each(databaseKinds)("grants and what lists show on %s", (kind) => {
         ["binding", "aws", "w_1", "c1"],
         ["binding", "aws", "x_1", "c1"],
       ];
-      for (const [kind, namespace, name, cluster] of rows)
-        await prisma().indexEntry.create({
-          data: {
-            childId: child.id,
-            kind: kind!,
-            namespace: namespace!,
-            name: name!,
-            cluster: cluster!,
-            createdAt: new Date(),
-            doc: {},
-          },
-        });
+      // Written as the index writes a page, so that its counts are kept with the rows.
+      await ensureIndexFollows(prisma());
+      const written = await applyIndexPage(prisma(), {
+        childId: child.id,
+        from: 0n,
+        to: {
+          seq: 1n,
+          fingerprint: "f1",
+          feedRegistryId: child.registryId,
+          latestSeq: 1n,
+          caughtUp: true,
+          descendantLag: [],
+        },
+        dropped: [],
+        put: rows.map(([kind, namespace, name, cluster]) => ({
+          kind: kind! as "stream" | "cluster" | "binding",
+          namespace: namespace!,
+          name: name!,
+          cluster: cluster!,
+          createdAt: new Date(),
+          isDefault: false,
+          doc: {},
+        })),
+        removed: [],
+        republish: [],
+      });
+      expect(written).toBe(true);
     });
     const indexed = async (kind: "stream" | "cluster" | "binding", visible: Visibility) => {
       const rows = await listIndexed(prisma(), kind, {}, { limit: 100 }, visible);
