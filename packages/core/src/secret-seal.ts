@@ -63,9 +63,12 @@ export function sealConfigSets(
     if (!isClearSecret(map, key, value, rule)) return value;
     const aad = valueAad(owner, set, map, key);
     const text = JSON.stringify(value);
-    ((sealed[set] ??= {})[map] ??= {})[key] = sealText(dataKey, text, aad);
+    const box = sealText(dataKey, text, aad);
+    ((sealed[set] ??= {})[map] ??= {})[key] = box;
     count++;
-    const placeholder = secretPlaceholder(fingerprint(dataKey, text, aad));
+    // Of this write of the value (its random iv in it): a value given again shows a new
+    // fingerprint, so that no answer tells whether a guess matched the stored secret.
+    const placeholder = secretPlaceholder(fingerprint(dataKey, text, `${aad}\u0000${box.iv}`));
     return rule(map, key) ? placeholder : redactEmbeddedCredentials(value as string, placeholder);
   });
   return { shown, sealed, count };

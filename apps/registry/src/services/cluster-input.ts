@@ -7,6 +7,7 @@ import {
   userError,
   type Cluster,
   type ConfigMaps,
+  type SecretKeyRule,
   type UserError,
 } from "@stream-registry/core";
 import type { StreamProvider } from "@stream-registry/provider-api";
@@ -56,7 +57,7 @@ export async function checkClusterInput(
   const errors: UserError[] = [];
   const nameError = checkName(input.name, ["input", "name"], "cluster name");
   pushIf(errors, nameError);
-  const given = readGivenConfig(input.config, field, errors);
+  const given = readGivenConfig(input.config, field, errors, deps.providers.isSecret);
   if (!given) throwIfAny(errors);
   const before = nameError ? null : await findCluster(deps.db.prisma, input.name);
   const preset = before || nameError ? undefined : presets.clusters.get(input.name);
@@ -116,9 +117,14 @@ async function openKept(
 }
 
 /** The config as given, checked for shape; an omitted config is an empty change (keeps all maps). */
-function readGivenConfig(value: unknown, field: string[], errors: UserError[]): ConfigMapsChange | undefined {
+function readGivenConfig(
+  value: unknown,
+  field: string[],
+  errors: UserError[],
+  isSecret: SecretKeyRule,
+): ConfigMapsChange | undefined {
   if (value === undefined || value === null) return { maps: {}, removed: [] };
-  const { change, errors: shapeErrors } = readConfigMapsChange(value, field);
+  const { change, errors: shapeErrors } = readConfigMapsChange(value, field, isSecret);
   errors.push(...shapeErrors);
   return shapeErrors.length > 0 ? undefined : change;
 }

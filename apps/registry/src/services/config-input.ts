@@ -45,7 +45,7 @@ export function checkConfigInput(
     const value = input[key];
     if (value === undefined || value === null) continue;
     const field = ["input", key];
-    const { change, errors: shapeErrors } = readConfigMapsChange(value, field);
+    const { change, errors: shapeErrors } = readConfigMapsChange(value, field, providers.isSecret);
     errors.push(...shapeErrors);
     if (shapeErrors.length > 0) continue;
     const { maps, errors: keepErrors } = keepStoredSecrets(
@@ -70,7 +70,7 @@ export function givesSecretsIn(input: ConfigInput, providers: ProviderRegistry):
   return (Object.keys(scopes) as (keyof ConfigSet)[]).some((key) => {
     const value = input[key];
     if (value === undefined || value === null) return false;
-    return givesSecrets(readConfigMapsChange(value, []).change.maps, providers.isSecret);
+    return givesSecrets(readConfigMapsChange(value, [], providers.isSecret).change.maps, providers.isSecret);
   });
 }
 

@@ -1,4 +1,4 @@
-import { checkConfigMaps, type ConfigMaps, type UserError } from "@stream-registry/core";
+import { checkConfigMaps, type ConfigMaps, type SecretKeyRule, type UserError } from "@stream-registry/core";
 
 /**
  * A set of config maps as a mutation gives it: a map given as an object replaces the stored map
@@ -15,14 +15,16 @@ export interface ConfigMapsChange {
 
 /**
  * Splits a given set into maps and removals and checks its shape; the errors name the field.
- * Names of removed maps follow the rules of map names too. A key given as null is left out of its
- * map: since the map replaces the stored one, that clears the key (e.g. a secret) explicitly.
+ * Names of removed maps follow the rules of map names too. A secret key given as null is left out
+ * of its map: since the map replaces the stored one, that clears the secret explicitly. A null
+ * value of any other key is refused, naming it.
  */
 export function readConfigMapsChange(
   given: unknown,
   field: string[],
+  isSecret: SecretKeyRule,
 ): { change: ConfigMapsChange; errors: UserError[] } {
-  const value = withoutNullKeys(given);
+  const value = withoutClearedSecrets(given, isSecret);
   const removed =
     typeof value === "object" && value !== null && !Array.isArray(value)
       ? Object.entries(value)
@@ -52,12 +54,17 @@ export function applyConfigMapsChange(stored: ConfigMaps, change: ConfigMapsChan
   return result;
 }
 
-function withoutNullKeys(value: unknown): unknown {
+/** Leaves out the secret keys given as null; a null anywhere else stays, for the shape check to refuse. */
+function withoutClearedSecrets(value: unknown, isSecret: SecretKeyRule): unknown {
   if (!isObject(value)) return value;
   return Object.fromEntries(
     Object.entries(value).map(([name, map]) => [
       name,
-      isObject(map) ? Object.fromEntries(Object.entries(map).filter(([, entry]) => entry !== null)) : map,
+      isObject(map)
+        ? Object.fromEntries(
+            Object.entries(map).filter(([key, entry]) => entry !== null || !isSecret(name, key)),
+          )
+        : map,
     ]),
   );
 }
