@@ -129,7 +129,12 @@ describe("secrets are write-only", () => {
     const rightC = await guess(DECLARE_CLUSTER, cluster("right"));
     const wrongC = await guess(DECLARE_CLUSTER, cluster("wrong"));
     expect([rightC.generation - declared.generation, wrongC.generation - rightC.generation]).toEqual([1, 1]);
-    expect(wrongC.rest).toEqual(rightC.rest);
+    // A sealed secret shows a fingerprint of its own each time it is given: the right guess
+    // changes it as the wrong one does, and the answers differ in nothing else.
+    const shown = (c: typeof declared) => JSON.stringify(c.rest);
+    expect(new Set([shown(declared), shown(rightC), shown(wrongC)]).size).toBe(3);
+    const masked = (c: typeof declared) => shown(c).replace(/\*{8}:[0-9a-f]+/g, "********:?");
+    expect(masked(wrongC)).toBe(masked(rightC));
   });
 
   it("refuses filters on secret keys, a provider's included, and on values with credentials", async () => {
