@@ -92,7 +92,8 @@ function expectNoSecret(text: string): void {
   for (const secret of SECRETS) expect(text).not.toContain(secret);
 }
 
-describe("the keys secrets are sealed with", () => {
+// Each test starts registry processes (some twice) or runs secrets:rotate: minutes on a busy machine.
+describe("the keys secrets are sealed with", { timeout: 180_000 }, () => {
   it("are generated for the embedded default at first start (mode 0600, path logged) and kept", async () => {
     const { where } = await freshDatabase("pglite");
     const first = await start(where);
