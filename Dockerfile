@@ -9,6 +9,7 @@ COPY . .
 RUN npm ci --no-audit --no-fund && npm cache clean --force
 
 ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
     PORT=4000 \
     REGISTRY_DATA_DIR=/data
 

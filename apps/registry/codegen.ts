@@ -24,6 +24,7 @@ const config: CodegenConfig = {
           ResourceStatus: "../graphql/models.ts#ResourceStatusModel",
           ParentRegistry: "../graphql/models.ts#ParentRegistryModel",
           ChildRegistry: "../graphql/models.ts#ChildRegistryModel",
+          ApiToken: "../graphql/models.ts#ApiTokenModel",
           ClusterConnection: "../graphql/models.ts#ClusterConnectionModel",
           StreamConnection: "../graphql/models.ts#StreamConnectionModel",
           BindingConnection: "../graphql/models.ts#BindingConnectionModel",

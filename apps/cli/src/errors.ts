@@ -53,6 +53,20 @@ export class RegistryUnreachableError extends SrctlError {
   }
 }
 
+/** The registry did not accept the credential (or there was none): HTTP 401. */
+export class NotAuthenticatedError extends SrctlError {
+  constructor(url: string, reason: string, tokenGiven: boolean) {
+    const hint = tokenGiven
+      ? "; check the token (SHOW TOKENS at the registry lists them)"
+      : "; give srctl a token with --token or SRCTL_TOKEN";
+    super(
+      `the registry at ${url} refused the request: not authenticated: ${reason}${hint}`,
+      ExitCode.DENIED,
+      "UNAUTHENTICATED",
+    );
+  }
+}
+
 /** The caller cancelled the request; a mutation already sent may still be applied. */
 export class CancelledError extends SrctlError {
   constructor() {

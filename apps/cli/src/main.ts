@@ -20,6 +20,7 @@ interface GlobalOptions {
   wait?: boolean;
   timeout?: string;
   continue?: boolean;
+  token?: string;
   actor?: string;
   consistency?: string;
 }
@@ -42,7 +43,7 @@ Statements (the seed's DDL; all of them in docs/ddl.md):
 Environment:
   SRCTL_REGISTRY    default for --registry (else ${DEFAULT_REGISTRY})
   SRCTL_NAMESPACE   default for --namespace (else the registry's own; lists: its whole subtree)
-  SRCTL_ACTOR       default for --actor
+  SRCTL_TOKEN       default for --token (the registry's first start prints an admin token)
   SRCTL_CONSISTENCY default for --consistency (else ${DEFAULT_CONSISTENCY})
   SRCTL_HISTORY     REPL history file (default ~/.srctl_history; empty: no history)
 
@@ -73,7 +74,12 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       `how long --wait waits (90, 90s, 2m) (default: ${DEFAULT_WAIT_TIMEOUT_MS / 1000}s)`,
     )
     .option("-c, --continue", "keep going after a failing statement, report all, exit non-zero")
-    .option("--actor <name>", "who to name in the registry's change log (x-actor header)")
+    .option(
+      "--token <token>",
+      "the API token (srt_...) or OIDC JWT to authenticate with; the change log names who it is",
+    )
+    // Kept so that old scripts still parse; the registry names the token's principal instead.
+    .addOption(new Option("--actor <name>", "ignored: the token says who is asking").hideHelp())
     .option(
       "--consistency <mode>",
       `where lists come from: ${CONSISTENCIES.join(" (the registry's index of its children) or ")} (every child asked now) (default: ${DEFAULT_CONSISTENCY})`,
@@ -148,7 +154,12 @@ async function withSession(
     const namespace = options.namespace ?? (io.env.SRCTL_NAMESPACE || undefined);
     if (namespace !== undefined) checkNamespaceOption(namespace);
     const timeoutMs = options.timeout ? parseDuration(options.timeout, "--timeout") : DEFAULT_WAIT_TIMEOUT_MS;
-    const actor = options.actor ?? io.env.SRCTL_ACTOR;
+    const token = options.token ?? (io.env.SRCTL_TOKEN || undefined);
+    if (options.actor !== undefined || io.env.SRCTL_ACTOR) {
+      io.stderr(
+        "srctl: --actor and SRCTL_ACTOR are ignored: the registry names who made a change after the token (--token, SRCTL_TOKEN)\n",
+      );
+    }
     const consistency =
       options.consistency !== undefined
         ? parseConsistency(options.consistency, "--consistency")
@@ -159,7 +170,7 @@ async function withSession(
       registry,
       consistency,
       ...(namespace ? { namespace } : {}),
-      ...(actor ? { headers: { "x-actor": actor } } : {}),
+      ...(token ? { token } : {}),
     });
     const wait = options.wait ? { timeoutMs, progress: (line: string) => io.stderr(`${line}\n`) } : false;
     return await body({

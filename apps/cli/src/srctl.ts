@@ -19,7 +19,12 @@ export interface SrctlOptions {
   registry: string;
   /** Defaults to the global fetch. */
   fetch?: FetchLike;
-  /** Extra headers, e.g. `{ "x-actor": "ci" }` to be named in the change log. */
+  /**
+   * The API token (or OIDC JWT) srctl authenticates with, sent as `Authorization: Bearer <token>`:
+   * the registry names its principal in the change log.
+   */
+  token?: string;
+  /** Extra headers on every request (a proxy's, a tracing header). */
   headers?: Record<string, string>;
   /** How long one request may take; default 30 s. */
   requestTimeoutMs?: number;
@@ -78,7 +83,14 @@ export class Srctl {
     this.#client = new GraphQLClient({
       url: options.registry,
       ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.headers ? { headers: options.headers } : {}),
+      ...(options.headers || options.token
+        ? {
+            headers: {
+              ...options.headers,
+              ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+            },
+          }
+        : {}),
       ...(options.requestTimeoutMs ? { timeoutMs: options.requestTimeoutMs } : {}),
     });
     this.#capabilities = new Capabilities(this.#client);

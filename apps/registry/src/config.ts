@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { authConfigFrom, authEnv, type AuthConfig } from "./auth/auth-config.ts";
 import { NO_CLUSTER_PRESETS, readClusterPresets, type ClusterPresets } from "./cluster-presets.ts";
 import type { IndexFollowerConfig } from "./discovery/index-follower.ts";
 import { DEFAULT_QUERY_LIMITS, type QueryLimits } from "./graphql/guards/query-limits.ts";
@@ -33,6 +34,8 @@ export interface RegistryConfig {
   publicUrl: string | undefined;
   /** The keys secrets are encrypted with at rest (REGISTRY_SECRET_KEYS or REGISTRY_SECRET_KEYS_FILE). */
   secretKeys: SecretKeysConfig;
+  /** Who may call it: see docs/security.md. */
+  auth: AuthConfig;
 }
 
 export interface ReconcilerConfig {
@@ -63,7 +66,8 @@ const int = (min: number) => z.coerce.number().int().min(min);
 
 const envSchema = z.object({
   PORT: int(0).max(65535).default(4000),
-  HOST: z.string().default("0.0.0.0"),
+  // Loopback unless told otherwise: a registry started to try it out is not on the network.
+  HOST: z.string().default("127.0.0.1"),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL")
@@ -102,6 +106,7 @@ const envSchema = z.object({
   QUERY_MAX_FIELDS: int(1).default(DEFAULT_QUERY_LIMITS.maxFields),
   QUERY_TIMEOUT_MS: int(1).default(DEFAULT_QUERY_LIMITS.timeoutMs),
   ...secretKeysEnv,
+  ...authEnv,
 });
 
 /**
@@ -159,5 +164,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     enrollmentToken: e.REGISTRY_ENROLLMENT_TOKEN,
     publicUrl: e.REGISTRY_PUBLIC_URL,
     secretKeys: secretKeysFrom(e, cwd),
+    auth: authConfigFrom(e, cwd),
   };
 }

@@ -1,7 +1,17 @@
 import type { AddressInfo } from "node:net";
 import { ApolloServer } from "@apollo/server";
 import { withDeadline } from "@stream-registry/core";
-import { migrate, openDatabase, sealClearClusterSecrets, type Database } from "@stream-registry/store";
+import {
+  insertGrant,
+  migrate,
+  openDatabase,
+  sealClearClusterSecrets,
+  type Database,
+} from "@stream-registry/store";
+import { ApiTokenVerifier } from "./auth/api-token-verifier.ts";
+import { Authenticator } from "./auth/authenticator.ts";
+import { adminTokenNotice, bootstrapAdminToken } from "./auth/bootstrap-admin.ts";
+import { OidcVerifier } from "./auth/oidc-verifier.ts";
 import { checkClusterPresets } from "./cluster-presets-check.ts";
 import type { RegistryConfig } from "./config.ts";
 import type { GraphQLContext } from "./graphql/context.ts";
@@ -120,7 +130,30 @@ export async function startRegistry(
       wakeReconciler: () => void setImmediate(() => reconciler.wake()),
       stopping: stopping.signal,
     });
+    const apiTokens = new ApiTokenVerifier(db, logger);
+    const authenticator = new Authenticator({
+      mode: config.auth.mode,
+      apiTokens,
+      oidc: config.auth.oidc && new OidcVerifier(config.auth.oidc),
+      registries: undefined,
+    });
+    if (config.auth.mode === "none") {
+      logger.warn(
+        "REGISTRY_AUTH=none: every request is anonymous, with every right; for local experiments only",
+      );
+    }
+    // The first admin token is an admin of this registry's own namespace (scope "").
+    const firstAdminToken = await bootstrapAdminToken(
+      db,
+      config.auth,
+      async (tx, subject) => {
+        const grant = { principal: subject, role: "admin" as const, scope: "", streamPrefix: null };
+        await insertGrant(tx, grant, { actor: "registry:bootstrap", scopePath: identity.path });
+      },
+      logger,
+    );
     const services = createServices(deps, {
+      onTokenRevoked: () => apiTokens.forget(),
       healthIntervalMs: config.health.intervalMs,
       clusterPresets: config.clusterPresets,
       identity,
@@ -170,9 +203,10 @@ export async function startRegistry(
       apollo,
       maxTokens: config.queryLimits.maxTokens,
       logger,
-      createContext: ({ requestId, actor, hops, budgetEndsAt }) => ({
+      authenticate: (authorization) => authenticator.authenticate(authorization),
+      createContext: ({ requestId, principal, hops, budgetEndsAt }) => ({
         requestId,
-        actor,
+        principal,
         hops,
         budgetEndsAt,
         namespace: identity.path,
@@ -201,7 +235,12 @@ export async function startRegistry(
     health.start();
     index.start();
     identity.start();
-    logger.info({ url, namespace: identity.path, providers: providers.kinds() }, "registry started");
+    logger.info(
+      { url, namespace: identity.path, providers: providers.kinds(), auth: config.auth.mode },
+      "registry started",
+    );
+    // On stdout, not in the JSON log: log collectors keep what they are given.
+    if (firstAdminToken) process.stdout.write(adminTokenNotice(firstAdminToken, url));
 
     let stopped: Promise<void> | undefined;
     const stop = () =>

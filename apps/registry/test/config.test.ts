@@ -9,7 +9,7 @@ describe("loadConfig", () => {
     const config = loadConfig({}, cwd);
     expect(config).toMatchObject({
       port: 4000,
-      host: "0.0.0.0",
+      host: "127.0.0.1",
       databaseUrl: undefined,
       dataDir: path.join(cwd, ".data"),
       providerModules: [],

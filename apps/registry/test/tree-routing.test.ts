@@ -48,14 +48,14 @@ describe(
         { "x-actor": "alice" },
       );
       expect(bound.binding).toEqual({ fqn: `${ns}/cluster001/widgets_v0`, isDefault: true });
-      // It lives at the leaf, written by the caller the root was sent by.
+      // It lives at the leaf, written by the caller the root verified: an x-actor header is no one.
       const atLeaf = await leaf.query<{
         stream: { namespace: string } | null;
         changes: { nodes: { entityType: string; actor: string }[] };
       }>(`{ stream(name: "widgets_v0") { namespace } changes(first: 50) { nodes { entityType actor } } }`);
       expect(atLeaf.stream).toEqual({ namespace: ns });
       expect(atLeaf.changes.nodes.filter((c) => c.entityType === "stream")).toEqual([
-        { entityType: "stream", actor: "alice" },
+        { entityType: "stream", actor: "anonymous" },
       ]);
       expect(
         (await root.query<{ stream: unknown }>(`{ stream(name: "widgets_v0") { name } }`)).stream,

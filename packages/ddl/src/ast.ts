@@ -214,6 +214,20 @@ export interface ShowGrants extends Node<"showGrants"> {
   namespace?: string;
   principal?: string;
 }
+// Authentication
+/** CREATE TOKEN: an API token for automation; the registry shows its value once. */
+export interface CreateToken extends Node<"createToken"> {
+  token: string;
+  /** Groups it is a member of (grants may name them); undefined: none. */
+  groups?: string[];
+  /** undefined: it does not expire. */
+  expiresInDays?: number;
+}
+export interface RevokeToken extends Node<"revokeToken"> {
+  token: string;
+}
+/** This registry's API tokens, without their values. */
+export type ShowTokens = Node<"showTokens">;
 
 export type Statement =
   | ShowNamespace
@@ -251,7 +265,10 @@ export type Statement =
   | DescribeStream
   | GrantStatement
   | RevokeStatement
-  | ShowGrants;
+  | ShowGrants
+  | CreateToken
+  | RevokeToken
+  | ShowTokens;
 
 export type StatementKind = Statement["kind"];
 /** The statement node of one kind: `StatementOf<"createStream">` is `CreateStream`. */

@@ -6,6 +6,7 @@ import { parseReplicate } from "./statements/replicate.ts";
 import { parseGrant, parseRevoke } from "./statements/grant.ts";
 import { parseShow } from "./statements/show.ts";
 import { parseBindingStatement, parseStreamStatement, type Verb } from "./statements/stream.ts";
+import { parseCreateToken, parseRevokeToken } from "./statements/token.ts";
 import { STATEMENT_KEYWORDS, TokenStream } from "./token-stream.ts";
 import type { Token } from "./tokens.ts";
 
@@ -60,7 +61,7 @@ function parseAfter(
     case "GRANT":
       return parseGrant(tokens, start);
     case "REVOKE":
-      return parseRevoke(tokens, start);
+      return tokens.isKeyword("TOKEN") ? parseRevokeToken(tokens, start) : parseRevoke(tokens, start);
     case "CREATE":
     case "UPDATE":
     case "DELETE":
@@ -71,6 +72,7 @@ function parseAfter(
 
 function parseVerbStatement(tokens: TokenStream, start: Token, verb: Verb): Statement {
   if (tokens.isKeyword("STREAM")) return parseStreamStatement(tokens, start, verb);
+  if (verb === "CREATE" && tokens.isKeyword("TOKEN")) return parseCreateToken(tokens, start);
   if (tokens.isKeyword(verb === "DESCRIBE" ? "BINDINGS" : "BINDING")) {
     return parseBindingStatement(tokens, start, verb);
   }

@@ -101,6 +101,16 @@ function printBody(s: Statement): string {
         s.namespace === undefined ? "" : ` ON NAMESPACE ${quote(s.namespace)}`,
         s.principal === undefined ? "" : ` FOR ${printPrincipal(s.principal)}`,
       ].join("");
+    case "createToken":
+      return [
+        `CREATE TOKEN ${quote(s.token)}`,
+        s.groups === undefined ? "" : ` GROUPS (${s.groups.map(quote).join(", ")})`,
+        s.expiresInDays === undefined ? "" : ` EXPIRES IN ${s.expiresInDays} DAYS`,
+      ].join("");
+    case "revokeToken":
+      return `REVOKE TOKEN ${quote(s.token)}`;
+    case "showTokens":
+      return "SHOW TOKENS";
   }
 }
 

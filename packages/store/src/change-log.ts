@@ -5,7 +5,15 @@ export interface ChangeRecord {
   /** "cluster", "stream", or a realized resource's kind ("binding", ...). */
   entityType: string;
   entityKey: string;
-  action: "created" | "updated" | "deleted" | "delete-requested" | "status" | "became-default" | "dropped";
+  action:
+    | "created"
+    | "updated"
+    | "deleted"
+    | "delete-requested"
+    | "status"
+    | "became-default"
+    | "dropped"
+    | "revoked";
   generation: number;
   actor: string;
   data?: Prisma.InputJsonValue;

@@ -1,3 +1,4 @@
+export * from "./api-tokens.ts";
 export * from "./binding-phase.ts";
 export * from "./binding-reads.ts";
 export * from "./binding-status.ts";

@@ -1,4 +1,9 @@
-import { BadResponseError, CancelledError, RegistryUnreachableError } from "../errors.ts";
+import {
+  BadResponseError,
+  CancelledError,
+  NotAuthenticatedError,
+  RegistryUnreachableError,
+} from "../errors.ts";
 import { ExitCode } from "../exit-codes.ts";
 
 export interface GraphQLErrorData {
@@ -19,7 +24,7 @@ export interface GraphQLClientOptions {
   url: string;
   /** Defaults to the global fetch; automation may pass its own (proxies, auth, tests). */
   fetch?: FetchLike;
-  /** Extra headers on every request, e.g. x-actor for the change log. */
+  /** Extra headers on every request, e.g. Authorization with the caller's token. */
   headers?: Record<string, string>;
   /** Per request; a registry that does not answer in time counts as unreachable. */
   timeoutMs?: number;
@@ -84,6 +89,13 @@ export class GraphQLClient {
     }
     if (!isGraphQLResponse(body)) {
       throw new BadResponseError(this.url, `HTTP ${response.status} without "data" or "errors"`);
+    }
+    if (response.status === 401) {
+      const [first] = (body as GraphQLResponse<T>).errors ?? [];
+      const reason =
+        typeof first?.extensions?.reason === "string" ? first.extensions.reason : "no reason given";
+      const given = Object.keys(this.#headers).some((name) => name.toLowerCase() === "authorization");
+      throw new NotAuthenticatedError(this.url, reason, given);
     }
     return body as GraphQLResponse<T>;
   }

@@ -11,6 +11,7 @@ import * as replication from "./replication.ts";
 import { registerKeySchema, registerTypeSchema } from "./schemas.ts";
 import { describeStream, showStreams } from "./stream-queries.ts";
 import { createStream, deleteStream, updateStream } from "./streams.ts";
+import { createToken, revokeToken, showTokens } from "./tokens.ts";
 
 type Translation<K extends StatementKind> = (
   statement: StatementOf<K>,
@@ -59,6 +60,9 @@ const translations: { [K in StatementKind]: Translation<K> } = {
   grant, // mutation grant
   revoke, // mutation revoke
   showGrants, // query grants
+  createToken, // mutation createApiToken
+  revokeToken, // mutation revokeApiToken
+  showTokens, // query apiTokens
 };
 
 export function translate(statement: Statement, context: StatementContext): Promise<Outcome> {

@@ -20,8 +20,9 @@ export function budgetFrom(header: string | undefined, now = Date.now()): number
 }
 
 /**
- * How to call a child now: how long to wait, and the headers that go along (who asked, the
- * request id, one hop more, and that wait as the child's own budget). A registry asked by another
+ * How to call a child now: how long to wait, and the headers that go along (the request id, one
+ * hop more, and that wait as the child's own budget). No identity header goes along: what the
+ * caller sent (an x-actor of its own making) is not passed on. A registry asked by another
  * waits for its children a margin less than it is waited for, so a child that hangs is reported
  * by the registry above it, by its namespace, before the registry above that gives up on both.
  */
@@ -33,7 +34,6 @@ export function childCall(context: GraphQLContext): { timeoutMs: number; headers
   return {
     timeoutMs,
     headers: {
-      "x-actor": context.actor,
       "x-request-id": context.requestId,
       [HOPS_HEADER]: String(context.hops + 1),
       [BUDGET_HEADER]: String(timeoutMs),

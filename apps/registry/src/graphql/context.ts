@@ -1,13 +1,18 @@
+import { actorOf, type Principal } from "@stream-registry/core";
 import type { GraphQLFormattedError } from "graphql";
 import type { Logger } from "../logger.ts";
+import type { Actor } from "../services/deps.ts";
 import type { Services } from "../services/services.ts";
 import type { Loaders } from "./loaders.ts";
 
 /** Built per request by the HTTP layer. */
 export interface GraphQLContext {
   requestId: string;
-  /** Who is asking (the `x-actor` header); recorded in the change log. */
-  actor: string;
+  /**
+   * Who is asking, as verified from the request's credential (auth/authenticator.ts); never a
+   * header the caller sets. The change log names `actorOf(principal)`.
+   */
+  principal: Principal;
   /** Registries this operation was forwarded through before this one (the x-registry-hops header). */
   hops: number;
   /** When the registry that forwarded this operation stops waiting for it (epoch ms); undefined from a client. */
@@ -26,4 +31,9 @@ export interface GraphQLContext {
    * out): added to the response by partialAnswerPlugin. Shared by Apollo's copies of the context.
    */
   partial: GraphQLFormattedError[];
+}
+
+/** Who the change log names for a change this request makes. */
+export function actorIn(context: Pick<GraphQLContext, "principal">): Actor {
+  return { actor: actorOf(context.principal) };
 }

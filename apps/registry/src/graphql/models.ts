@@ -1,5 +1,5 @@
 import type { Binding, Cluster, ConfigMaps, Stream } from "@stream-registry/core";
-import type { Change, ChildRegistry } from "@stream-registry/store";
+import type { ApiTokenRecord, Change, ChildRegistry } from "@stream-registry/store";
 import type { StoredGrant } from "@stream-registry/store";
 import type { PublicParentLink } from "../services/parent-service.ts";
 import type { ConnectionModel } from "./connection.ts";
@@ -22,6 +22,8 @@ export type ResourceStatusModel = Pick<
 /** The link as clients see it: its token and credential are never handed to a resolver. */
 export type ParentRegistryModel = PublicParentLink;
 export type ChildRegistryModel = ChildRegistry;
+/** A token as stored: its hash never reaches a resolver. */
+export type ApiTokenModel = ApiTokenRecord;
 export interface EffectiveConfigModel {
   stream: string;
   cluster: string;

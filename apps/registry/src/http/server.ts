@@ -1,7 +1,9 @@
-import { BUDGET_HEADER, budgetFrom, HOPS_HEADER } from "../graphql/child-calls.ts";
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { ApolloServer } from "@apollo/server";
+import { ANONYMOUS, type Principal } from "@stream-registry/core";
+import { AuthenticationError } from "../auth/authentication-error.ts";
+import { BUDGET_HEADER, budgetFrom, HOPS_HEADER } from "../graphql/child-calls.ts";
 import type { GraphQLContext } from "../graphql/context.ts";
 import type { Logger } from "../logger.ts";
 import type { Readiness } from "./readiness.ts";
@@ -12,9 +14,14 @@ export interface HttpDeps {
   /** Query text with more lexical tokens is refused before it is parsed. */
   maxTokens: number;
   logger: Logger;
+  /**
+   * Who the request is from, from its Authorization header (auth/authenticator.ts); throws an
+   * AuthenticationError, answered 401, when that cannot be verified.
+   */
+  authenticate: (authorization: string | undefined) => Promise<Principal>;
   createContext: (request: {
     requestId: string;
-    actor: string;
+    principal: Principal;
     hops: number;
     budgetEndsAt: number | undefined;
   }) => GraphQLContext;
@@ -24,7 +31,8 @@ export interface HttpDeps {
 
 /**
  * The registry's HTTP surface: /graphql (API, and Apollo Sandbox for browsers outside
- * production), /healthz (process alive), /readyz (can serve). One log line per request.
+ * production), /healthz (process alive), /readyz (can serve). One log line per request. /graphql
+ * answers only a request whose credential is verified (401 otherwise); the two probes are open.
  */
 export function createHttpServer(deps: HttpDeps): Server {
   return createServer((req, res) => {
@@ -75,14 +83,20 @@ export function createHttpServer(deps: HttpDeps): Server {
       return res.end();
     }
     if (path !== "/graphql") return sendJson(res, 404, { error: `no route ${path}; the API is at /graphql` });
+    let principal: Principal;
+    try {
+      principal = landingPage(req) ? ANONYMOUS : await deps.authenticate(headerValue(req, "authorization"));
+    } catch (error) {
+      if (!(error instanceof AuthenticationError)) throw error;
+      return sendUnauthenticated(res, error, requestId);
+    }
     const { ok, body } = await readJsonBody(req, res);
     if (!ok) return;
-    const actor = headerValue(req, "x-actor") ?? "anonymous";
     // Registries a forwarded operation passed through (graphql/routed.ts); anything else is 0.
     const hops = Number.parseInt(headerValue(req, HOPS_HEADER) ?? "0", 10);
     const context = deps.createContext({
       requestId,
-      actor,
+      principal,
       hops: Number.isSafeInteger(hops) && hops > 0 ? hops : 0,
       // How long the registry that forwarded it waits (graphql/child-calls.ts).
       budgetEndsAt: budgetFrom(headerValue(req, BUDGET_HEADER)),
@@ -90,6 +104,24 @@ export function createHttpServer(deps: HttpDeps): Server {
     setOperation(() => context.requestLog.operationName ?? operationNameOf(body, req));
     await handleGraphQL(deps.apollo, req, res, body, async () => context, deps.maxTokens);
   }
+}
+
+/**
+ * A browser asking for Apollo Sandbox (outside production): a GET without an operation, which runs
+ * nothing, so it needs no credential; the Sandbox then sends the one its user sets in its headers.
+ */
+function landingPage(req: IncomingMessage): boolean {
+  if (req.method !== "GET") return false;
+  const params = new URL(req.url ?? "/", "http://localhost").searchParams;
+  return !params.has("query") && !params.has("extensions");
+}
+
+/** 401 with the reason, as a GraphQL error and in WWW-Authenticate (RFC 6750). */
+function sendUnauthenticated(res: ServerResponse, error: AuthenticationError, requestId: string): void {
+  res.setHeader("www-authenticate", error.challenge);
+  sendJson(res, 401, {
+    errors: [{ message: error.message, extensions: { code: error.code, reason: error.reason, requestId } }],
+  });
 }
 
 function headerValue(req: IncomingMessage, name: string): string | undefined {

@@ -1,3 +1,4 @@
+import { ApiTokenService } from "../auth/api-token-service.ts";
 import type { ClusterPresets } from "../cluster-presets.ts";
 import type { RegistryIdentity } from "../identity.ts";
 import { BindingService } from "./binding-service.ts";
@@ -23,6 +24,7 @@ export interface Services {
   children: ChildRegistryService;
   index: DiscoveryIndex;
   grants: GrantService;
+  tokens: ApiTokenService;
 }
 
 export function createServices(
@@ -33,6 +35,8 @@ export function createServices(
     enrollmentToken?: string | undefined;
     healthIntervalMs?: number;
     clusterPresets?: ClusterPresets;
+    /** Called when a token is revoked: verifiers forget what they kept of it. */
+    onTokenRevoked?: () => void;
   },
 ): Services {
   const parent = new ParentService(deps, options.identity, options.self);
@@ -47,5 +51,6 @@ export function createServices(
     children: new ChildRegistryService(deps, options.identity, options.self, options.enrollmentToken),
     index: new DiscoveryIndex(deps),
     grants: new GrantService(deps),
+    tokens: new ApiTokenService(deps.db, options.onTokenRevoked ?? (() => {})),
   };
 }

@@ -1,3 +1,5 @@
+import { TEST_AUTHORIZATION } from "./test-env.ts";
+
 /** A GraphQL response as it came over HTTP. */
 export interface GraphQLResponse<T> {
   status: number;
@@ -5,7 +7,10 @@ export interface GraphQLResponse<T> {
   errors?: { message: string; path?: string[]; extensions?: Record<string, unknown> }[];
 }
 
-/** Posts one operation to a registry over real HTTP. */
+/**
+ * Posts one operation to a registry over real HTTP, as the testkit's admin (TEST_ADMIN_TOKEN)
+ * unless `headers` has an `authorization` of its own ("" sends none).
+ */
 export async function postGraphQL<T = Record<string, unknown>>(
   url: string,
   query: string,
@@ -14,7 +19,7 @@ export async function postGraphQL<T = Record<string, unknown>>(
 ): Promise<GraphQLResponse<T>> {
   const response = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", ...headers },
+    headers: withAuthorization({ "content-type": "application/json", ...headers }),
     body: JSON.stringify({ query, variables }),
   });
   const body = (await response.json()) as Omit<GraphQLResponse<T>, "status">;
@@ -48,4 +53,15 @@ export function registryClient(url: string): RegistryClient {
       return response.data as T;
     },
   };
+}
+
+/**
+ * `headers` with the testkit admin's Authorization, unless they have one of their own (any case);
+ * an empty one is left out: the request goes without.
+ */
+export function withAuthorization(headers: Record<string, string>): Record<string, string> {
+  const own = Object.keys(headers).find((name) => name.toLowerCase() === "authorization");
+  if (own === undefined) return { ...headers, authorization: TEST_AUTHORIZATION };
+  if (headers[own] !== "") return headers;
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => name !== own));
 }

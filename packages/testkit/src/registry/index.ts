@@ -1,5 +1,5 @@
 export { eventually } from "./eventually.ts";
-export { postGraphQL, registryClient } from "./graphql-client.ts";
+export { postGraphQL, registryClient, withAuthorization } from "./graphql-client.ts";
 export type { GraphQLClient, GraphQLResponse, RegistryClient } from "./graphql-client.ts";
 export { mutate } from "./mutate.ts";
 export * from "./operations.ts";
@@ -8,6 +8,6 @@ export type { LaunchedRegistry, Launcher, RegistryProcess } from "./registry-pro
 export { seed, uniqueName } from "./seed.ts";
 export { databaseEnv, TEST_SECRET_KEYS } from "./secret-keys.ts";
 export type * from "./seed.ts";
-export { testRegistryEnv } from "./test-env.ts";
+export { TEST_ADMIN_TOKEN, TEST_AUTHORIZATION, testRegistryEnv } from "./test-env.ts";
 export { registryMain, testProviderModule } from "./workspace.ts";
 export * from "./registry-tree.ts";

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { eventually } from "./eventually.ts";
+import { TEST_ADMIN_TOKEN } from "./test-env.ts";
 import { registryMain, repoRoot } from "./workspace.ts";
 
 /** How the process is started: node on main.ts, or `npm start` in the repository root as users do. */
@@ -53,7 +54,11 @@ export async function spawnRegistry(
   return { ...launched, url, registryPid, killGroup };
 }
 
-/** Starts a registry process; `started` gives up (and kills it) after `startTimeoutMs`. */
+/**
+ * Starts a registry process; `started` gives up (and kills it) after `startTimeoutMs`. Its admin
+ * token is TEST_ADMIN_TOKEN, which the testkit's clients send, unless `env` says otherwise
+ * (REGISTRY_ADMIN_TOKEN: "" starts it without one, as a user's first start).
+ */
 export function launchRegistry(
   env: Record<string, string>,
   launcher: Launcher = "node",
@@ -63,7 +68,14 @@ export function launchRegistry(
     launcher === "node" ? [process.execPath, ["--import", "tsx", registryMain]] : ["npm", ["start"]];
   const child = spawn(command, args, {
     cwd: repoRoot,
-    env: { ...usersEnvironment(), PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "debug", ...env },
+    env: {
+      ...usersEnvironment(),
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "debug",
+      REGISTRY_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const logs: string[] = [];

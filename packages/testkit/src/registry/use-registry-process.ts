@@ -16,6 +16,8 @@ export interface TestRegistryProcess extends RegistryClient {
   logs: string[];
   /** The log lines parsed as JSON (other lines skipped). */
   entries(): Record<string, unknown>[];
+  /** Its PostgreSQL database (kind "postgres"), for a test that changes it behind its back. */
+  databaseUrl: string | undefined;
 }
 
 /**
@@ -39,7 +41,12 @@ export function useRegistryProcess(
     launched = launchRegistry({ ...testRegistryEnv, ...where, ...env }, "node", START_TIMEOUT_MS);
     const url = await launched.started;
     if (!url) throw new Error(`registry exited during start-up:\n${launched.logs.join("\n")}`);
-    registry = { ...registryClient(url), logs: launched.logs, entries: launched.entries };
+    registry = {
+      ...registryClient(url),
+      logs: launched.logs,
+      entries: launched.entries,
+      databaseUrl: database.url,
+    };
   }, START_TIMEOUT_MS + 30_000);
   afterEach((context) => {
     if (context.task.result?.state === "fail" && launched) {

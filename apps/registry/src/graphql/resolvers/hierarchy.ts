@@ -5,6 +5,7 @@ import type {
   QueryResolvers,
 } from "../../generated/resolvers-types.ts";
 import { accessOf, callerIn, principalOf } from "../authorize.ts";
+import { actorIn } from "../context.ts";
 import { payload } from "../payload.ts";
 
 /** The hierarchy's queries: this registry as others see it, and its children. */
@@ -34,10 +35,10 @@ export const hierarchyMutations: Pick<
       const { link, path } = await context.services.parent.drop(await callerIn(context));
       return { parent: link, namespace: { path } };
     }),
-  registerChildRegistry: (_, { input }, { services, actor }) =>
-    payload(() => services.children.register(input, { actor })),
-  unregisterChildRegistry: (_, { input }, { services, actor }) =>
-    payload(async () => ({ child: await services.children.unregister(input, { actor }) })),
+  registerChildRegistry: (_, { input }, context) =>
+    payload(() => context.services.children.register(input, actorIn(context))),
+  unregisterChildRegistry: (_, { input }, context) =>
+    payload(async () => ({ child: await context.services.children.unregister(input, actorIn(context)) })),
 };
 
 export const ParentRegistry: ParentRegistryResolvers = {

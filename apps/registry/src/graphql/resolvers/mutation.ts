@@ -2,6 +2,7 @@ import type { MutationResolvers } from "../../generated/resolvers-types.ts";
 import { callerIn } from "../authorize.ts";
 import { payload } from "../payload.ts";
 import { routed } from "../routed.ts";
+import { apiTokenMutations } from "./api-tokens.ts";
 import { grantMutations } from "./grants.ts";
 import { hierarchyMutations } from "./hierarchy.ts";
 
@@ -12,6 +13,7 @@ export const Mutation: MutationResolvers = {
     })),
   ...hierarchyMutations,
   ...grantMutations,
+  ...apiTokenMutations,
   declareCluster: routed((_, { input }, context) =>
     payload(async () => context.services.clusters.declare(input, await callerIn(context))),
   ),

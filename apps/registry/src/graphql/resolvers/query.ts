@@ -3,6 +3,7 @@ import { toConnection } from "../connection.ts";
 import { routed } from "../routed.ts";
 import { subtreeConnection } from "../subtree.ts";
 import { indexLag } from "../indexed-list.ts";
+import { apiTokenQueries } from "./api-tokens.ts";
 import { grantQueries } from "./grants.ts";
 import { hierarchyQueries } from "./hierarchy.ts";
 import { primeStreams } from "../loaders.ts";
@@ -19,6 +20,7 @@ export const Query: QueryResolvers = {
   namespace: (_, __, { namespace }) => ({ path: namespace }),
   ...hierarchyQueries,
   ...grantQueries,
+  ...apiTokenQueries,
   cluster: routed((_, { name }, context) => readableCluster(name, context)),
   clusters: (_, args, context, info) =>
     subtreeConnection(info, context, args, "ClusterFilter", (filter, page) =>
