@@ -33,6 +33,8 @@ const CASES: Array<[string, Record<string, unknown>]> = [
     { kind: "showGrants", namespace: "/aws", principal: "token:ci" },
   ],
   ['SHOW GRANTS FOR GROUP "devs";', { kind: "showGrants", principal: "group:devs" }],
+  // REVOKE TOKEN is another statement: API tokens.
+  ['REVOKE TOKEN "ci";', { kind: "revokeToken", token: "ci" }],
 ];
 
 describe("grant statements", () => {
@@ -62,6 +64,7 @@ describe("grant statements", () => {
     ['REVOKE READER TO USER "a";', /"FROM"/],
     ['GRANT WRITER STREAMS "" TO USER "a";', /must not be empty/],
     ['GRANT READER TO USER "";', /must not be empty/],
+    ['REVOKE "x";', /"TOKEN"/],
   ])("refuses %s, saying what it expected", (text, message) => {
     expect(() => parse(text)).toThrow(DdlSyntaxError);
     expect(() => parse(text)).toThrow(message);
