@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
+
 import { formatSecretKey, generateSecretKey } from "@stream-registry/core";
 import { migrate, openDatabase } from "@stream-registry/store";
 import {
@@ -22,6 +23,9 @@ import {
   type LaunchedRegistry,
   type TestDatabase,
 } from "@stream-registry/testkit";
+
+// Each test starts registry processes or runs secrets:rotate; under the full suite they pass 30 s.
+vi.setConfig({ testTimeout: 180_000 });
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 const k1 = formatSecretKey(generateSecretKey("k1"));
@@ -93,7 +97,7 @@ function expectNoSecret(text: string): void {
 }
 
 // Each test starts registry processes (some twice) or runs secrets:rotate: minutes on a busy machine.
-describe("the keys secrets are sealed with", { timeout: 180_000 }, () => {
+describe("the keys secrets are sealed with", () => {
   it("are generated for the embedded default at first start (mode 0600, path logged) and kept", async () => {
     const { where } = await freshDatabase("pglite");
     const first = await start(where);
