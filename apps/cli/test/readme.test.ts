@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { mutate, spawnRegistry } from "@stream-registry/testkit";
+import { mutate, spawnRegistry, TEST_AUTHORIZATION } from "@stream-registry/testkit";
 import { usePrivateKafkaClusters, useRegistryProcess } from "@stream-registry/testkit/vitest";
 import { ExitCode } from "../src/index.ts";
 import { runSrctl } from "./support/run-srctl.ts";
@@ -41,9 +41,11 @@ describe("the README, as a new user runs it", () => {
 
   it("sends its complete GraphQL request body as it is, and it creates the stream", async () => {
     const body = jsonBlockAfter("as one complete request body");
+    // With the header the README's curl sends.
+    expect(readme).toContain(`-H "Authorization: Bearer $SRCTL_TOKEN"`);
     const response = await fetch(registry().url, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", authorization: TEST_AUTHORIZATION },
       body: JSON.stringify(body),
     });
     const answer = (await response.json()) as {

@@ -1,6 +1,7 @@
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { TEST_ADMIN_TOKEN } from "@stream-registry/testkit";
 import { useRegistryProcess } from "@stream-registry/testkit/vitest";
 import { createSrctl, ExitCode } from "../src/index.ts";
 import { runSrctl } from "./support/run-srctl.ts";
@@ -129,7 +130,7 @@ describe("the seed's walkthrough through bin/srctl.js", () => {
   });
 
   it("works as a library without spawning a process", async () => {
-    const srctl = createSrctl({ registry: registry().url, headers: { "x-actor": "library-test" } });
+    const srctl = createSrctl({ registry: registry().url, token: TEST_ADMIN_TOKEN });
     const report = await srctl.run(
       `DECLARE CLUSTER "lib_c";
        CREATE STREAM "lib_s";

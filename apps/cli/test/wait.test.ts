@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { TEST_ADMIN_TOKEN } from "@stream-registry/testkit";
 import { useRegistryProcess } from "@stream-registry/testkit/vitest";
 import { createSrctl, ExitCode } from "../src/index.ts";
 import { runSrctl } from "./support/run-srctl.ts";
@@ -45,7 +46,7 @@ describe("--wait", () => {
   });
 
   it("gives up after --timeout", async () => {
-    const srctl = createSrctl({ registry: registry().url });
+    const srctl = createSrctl({ registry: registry().url, token: TEST_ADMIN_TOKEN });
     const progress: string[] = [];
     const started = Date.now();
     const report = await srctl.run(

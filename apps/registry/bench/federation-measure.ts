@@ -6,6 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import { TEST_AUTHORIZATION } from "@stream-registry/testkit";
 
 /** What a request answered: its body as sent and the time it took (ms, until the body was read). */
 export interface Answer {
@@ -40,7 +41,11 @@ export async function post(url: string, body: string): Promise<Answer> {
     const started = performance.now();
     let response: Response;
     try {
-      response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body });
+      response = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: TEST_AUTHORIZATION },
+        body,
+      });
     } catch (error) {
       if (attempt >= 2 || !connectionReset(error)) throw error;
       resets.count++;

@@ -164,6 +164,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     enrollmentToken: e.REGISTRY_ENROLLMENT_TOKEN,
     publicUrl: e.REGISTRY_PUBLIC_URL,
     secretKeys: secretKeysFrom(e, cwd),
-    auth: authConfigFrom(e, cwd),
+    auth: authConfigFrom(e, cwd, e.NODE_ENV === "production"),
   };
 }

@@ -4,6 +4,8 @@ import { withDeadline } from "@stream-registry/core";
 import {
   insertGrant,
   migrate,
+  reregisterWithParent,
+  writeTransaction,
   openDatabase,
   sealClearClusterSecrets,
   type Database,
@@ -12,6 +14,10 @@ import { ApiTokenVerifier } from "./auth/api-token-verifier.ts";
 import { Authenticator } from "./auth/authenticator.ts";
 import { adminTokenNotice, bootstrapAdminToken } from "./auth/bootstrap-admin.ts";
 import { OidcVerifier } from "./auth/oidc-verifier.ts";
+import { parentKeysRefresher } from "./auth/parent-keys.ts";
+import { RegistryKeys } from "./auth/registry-keys.ts";
+import { RegistryTokenVerifier } from "./auth/registry-token-verifier.ts";
+import { ReplayCache } from "./auth/replay-cache.ts";
 import { checkClusterPresets } from "./cluster-presets-check.ts";
 import type { RegistryConfig } from "./config.ts";
 import type { GraphQLContext } from "./graphql/context.ts";
@@ -108,17 +114,28 @@ export async function startRegistry(
         return identity.path;
       },
     };
+    // Its signing keys: the tokens it sends the registries of its tree (docs/security.md).
+    const registryKeys = await RegistryKeys.load(
+      db,
+      keyring,
+      () => identity.registryId,
+      // A rotation realizes the link to the parent again: its registration carries the new keys.
+      async () => {
+        if (await writeTransaction(db.prisma, reregisterWithParent)) setImmediate(() => reconciler.wake());
+      },
+    );
     // What this registry tells its parent and children; its URL is known once it listens.
     let listeningUrl = "";
     const self: SelfDescription = {
       sdl: subgraphSdl(),
       version,
       url: () => config.publicUrl ?? listeningUrl,
+      keys: () => registryKeys.publicKeys(),
     };
     // The reconcile kernel's kinds: each realized resource kind registers its handler here.
     const handlers = handlersByKind([
       bindingHandler(namespaced),
-      parentLinkHandler({ db, identity, self, logger }),
+      parentLinkHandler({ db, identity, self, logger, registryKeys }),
     ]);
     const reconciler = new Reconciler({ db }, handlers, config.reconciler, logger);
     // Aborted as the registry begins to stop: requests that wait (a parent's long poll) end.
@@ -135,7 +152,12 @@ export async function startRegistry(
       mode: config.auth.mode,
       apiTokens,
       oidc: config.auth.oidc && new OidcVerifier(config.auth.oidc),
-      registries: undefined,
+      registries: new RegistryTokenVerifier({
+        db,
+        registryId: () => identity.registryId,
+        replays: new ReplayCache(),
+        refreshParentKeys: parentKeysRefresher(db, registryKeys, logger),
+      }),
     });
     if (config.auth.mode === "none") {
       logger.warn(
@@ -163,8 +185,14 @@ export async function startRegistry(
     const schema = buildSchema(providers.isSecret);
     // Its own circuit breakers: its reads of a child that is down (each second) must not keep
     // the child unasked by clients for 10 s after it is back.
-    const index = new IndexFollower(db, new ChildCalls(), schema, config.index, logger);
-    const health = new HealthMonitor([clusterProbes(deps), childProbes(deps)], config.health, logger);
+    // This registry's own calls to its children carry its own token: no user's.
+    const ownCalls = (registryId: string) => registryKeys.headersFor(registryId);
+    const index = new IndexFollower(db, new ChildCalls(), schema, config.index, logger, ownCalls);
+    const health = new HealthMonitor(
+      [clusterProbes(deps), childProbes(deps, ownCalls)],
+      config.health,
+      logger,
+    );
     const resync = new Resync(deps, handlers, config.reconciler, logger);
     const migrations = new MigrationGuard(db, logger);
 
@@ -211,6 +239,7 @@ export async function startRegistry(
         budgetEndsAt,
         namespace: identity.path,
         services,
+        registryKeys,
         loaders: createLoaders(db.prisma),
         logger,
         requestLog: {},

@@ -226,7 +226,7 @@ describe.each(databaseKinds)("registry API on %s", (kind) => {
         entityType: "cluster",
         entityKey: "sec-c1",
         action: "created",
-        actor: "anonymous",
+        actor: "token:admin",
         // The log says what the cluster became, without its secrets.
         data: {
           provider: "registry-only",

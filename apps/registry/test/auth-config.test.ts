@@ -9,15 +9,22 @@ const cwd = path.resolve("/srv/registry");
 const TOKEN = "srt_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG";
 
 describe("authentication settings", () => {
-  it("listens on loopback and takes no token or issuer by default", () => {
+  it("listens on loopback with authentication on, and no token or issuer, by default", () => {
     const config = loadConfig({}, cwd);
     expect(config.host).toBe("127.0.0.1");
-    expect(config.auth).toEqual({ mode: "none", adminToken: undefined, oidc: undefined });
+    expect(config.auth).toEqual({ mode: "on", adminToken: undefined, oidc: undefined });
   });
 
   it("takes REGISTRY_AUTH on or none, and nothing else, naming the variable", () => {
-    expect(loadConfig({ REGISTRY_AUTH: "on" }, cwd).auth.mode).toBe("on");
+    expect(loadConfig({ REGISTRY_AUTH: "none" }, cwd).auth.mode).toBe("none");
     expect(() => loadConfig({ REGISTRY_AUTH: "off" }, cwd)).toThrow(/REGISTRY_AUTH: /);
+  });
+
+  it("refuses REGISTRY_AUTH=none in production", () => {
+    expect(() => loadConfig({ REGISTRY_AUTH: "none", NODE_ENV: "production" }, cwd)).toThrow(
+      /REGISTRY_AUTH: none is refused when NODE_ENV=production/,
+    );
+    expect(loadConfig({ NODE_ENV: "production" }, cwd).auth.mode).toBe("on");
   });
 
   it("takes an admin token of the API token's shape, from the variable or a file, not both", async () => {

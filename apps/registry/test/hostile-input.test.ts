@@ -7,6 +7,7 @@ import type { HostileCase } from "./hostile/hostile-case.ts";
 import { limitCases } from "./hostile/limit-cases.ts";
 import { configCases, entityCases, httpCases, readCases } from "./hostile/shape-cases.ts";
 import { postGraphQL } from "./support/graphql-client.ts";
+import { TEST_AUTHORIZATION } from "@stream-registry/testkit";
 import { spawnRegistry, type RegistryProcess } from "./support/registry-process.ts";
 
 const COUNTS = `{ streams { totalCount } clusters { totalCount } bindings { totalCount } changes { totalCount } }`;
@@ -83,7 +84,8 @@ async function send(url: string, c: HostileCase): Promise<string[]> {
   const [method, target] = (c.method ?? "POST").split(" ");
   const response = await fetch(target ? new URL(target, url) : url, {
     method,
-    headers: { "content-type": c.contentType ?? "application/json" },
+    // As the registry's admin: what is refused here is the request, not who sent it.
+    headers: { "content-type": c.contentType ?? "application/json", authorization: TEST_AUTHORIZATION },
     body:
       method === "GET" ? undefined : typeof c.request === "string" ? c.request : JSON.stringify(c.request),
   });

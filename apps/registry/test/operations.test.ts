@@ -94,7 +94,7 @@ describe("HTTP surface (pglite)", () => {
       changes: { nodes: { actor: string; action: string; entityKey: string }[] };
     }>("{ changes(first: 100) { nodes { actor action entityKey } } }");
     expect(changes.nodes.filter((c) => c.entityKey.endsWith("by_alice"))).toEqual([
-      { actor: "anonymous", action: expect.any(String), entityKey: expect.stringContaining("by_alice") },
+      { actor: "token:admin", action: expect.any(String), entityKey: expect.stringContaining("by_alice") },
     ]);
   });
 });

@@ -54,8 +54,10 @@ describe(
         changes: { nodes: { entityType: string; actor: string }[] };
       }>(`{ stream(name: "widgets_v0") { namespace } changes(first: 50) { nodes { entityType actor } } }`);
       expect(atLeaf.stream).toEqual({ namespace: ns });
+      // Forwarded by the root to /aws, and by /aws to the leaf: each hop a token it signed.
+      const { registry: aws } = await at("/aws").query<{ registry: { id: string } }>("{ registry { id } }");
       expect(atLeaf.changes.nodes.filter((c) => c.entityType === "stream")).toEqual([
-        { entityType: "stream", actor: "anonymous" },
+        { entityType: "stream", actor: `token:admin via registry:${aws.id}` },
       ]);
       expect(
         (await root.query<{ stream: unknown }>(`{ stream(name: "widgets_v0") { name } }`)).stream,

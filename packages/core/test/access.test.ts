@@ -81,6 +81,18 @@ describe("Access.can", () => {
     expect(access.readsDocument("us-reg1", "gadgets")).toBe(true);
   });
 
+  it.each<[string, Principal]>([
+    ["a child registry about its registration", { subject: "registry:c-1", groups: [], via: "child" }],
+    ["an enrollment request", { subject: "enrollment", groups: [], via: "enrollment" }],
+  ])("gives %s no grant's rights", (_, principal) => {
+    const access = Access.of(principal, grants, "/aws");
+    expect(access.can("reader", "")).toBe(false);
+    expect(access.readsDocument("", "s")).toBe(false);
+    expect(access.visibility("stream")).toEqual([]);
+    expect(access.changes()).toEqual({ entries: [], grants: [] });
+    expect(access.seesSchema()).toBe(false);
+  });
+
   it("denies by default: no grant, nothing", () => {
     const access = Access.of({ subject: "user:nobody", groups: [], via: "oidc" }, grants, "/aws");
     expect(access.can("reader", "")).toBe(false);

@@ -189,6 +189,23 @@ export interface DescribeStream extends Node<"describeStream"> {
   stream: string;
 }
 
+// Authentication
+/** CREATE TOKEN: an API token for automation; the registry shows its value once. */
+export interface CreateToken extends Node<"createToken"> {
+  token: string;
+  /** Groups it is a member of (grants may name them); undefined: none. */
+  groups?: string[];
+  /** undefined: it does not expire. */
+  expiresInDays?: number;
+}
+export interface RevokeToken extends Node<"revokeToken"> {
+  token: string;
+}
+/** This registry's API tokens, without their values. */
+export type ShowTokens = Node<"showTokens">;
+/** A new signing key for the tokens this registry sends the registries of its tree. */
+export type RotateRegistryKey = Node<"rotateRegistryKey">;
+
 // Authorization
 /** A grant's role, as the API takes it. */
 export type GrantRole = "reader" | "writer" | "admin";
@@ -214,20 +231,6 @@ export interface ShowGrants extends Node<"showGrants"> {
   namespace?: string;
   principal?: string;
 }
-// Authentication
-/** CREATE TOKEN: an API token for automation; the registry shows its value once. */
-export interface CreateToken extends Node<"createToken"> {
-  token: string;
-  /** Groups it is a member of (grants may name them); undefined: none. */
-  groups?: string[];
-  /** undefined: it does not expire. */
-  expiresInDays?: number;
-}
-export interface RevokeToken extends Node<"revokeToken"> {
-  token: string;
-}
-/** This registry's API tokens, without their values. */
-export type ShowTokens = Node<"showTokens">;
 
 export type Statement =
   | ShowNamespace
@@ -263,12 +266,13 @@ export type Statement =
   | ShowStreams
   | ShowClusters
   | DescribeStream
-  | GrantStatement
-  | RevokeStatement
-  | ShowGrants
   | CreateToken
   | RevokeToken
-  | ShowTokens;
+  | ShowTokens
+  | RotateRegistryKey
+  | GrantStatement
+  | RevokeStatement
+  | ShowGrants;
 
 export type StatementKind = Statement["kind"];
 /** The statement node of one kind: `StatementOf<"createStream">` is `CreateStream`. */

@@ -6,7 +6,7 @@ import { parseReplicate } from "./statements/replicate.ts";
 import { parseGrant, parseRevoke } from "./statements/grant.ts";
 import { parseShow } from "./statements/show.ts";
 import { parseBindingStatement, parseStreamStatement, type Verb } from "./statements/stream.ts";
-import { parseCreateToken, parseRevokeToken } from "./statements/token.ts";
+import { parseCreateToken, parseRevokeToken, parseRotateRegistryKey } from "./statements/token.ts";
 import { STATEMENT_KEYWORDS, TokenStream } from "./token-stream.ts";
 import type { Token } from "./tokens.ts";
 
@@ -62,6 +62,8 @@ function parseAfter(
       return parseGrant(tokens, start);
     case "REVOKE":
       return tokens.isKeyword("TOKEN") ? parseRevokeToken(tokens, start) : parseRevoke(tokens, start);
+    case "ROTATE":
+      return parseRotateRegistryKey(tokens, start);
     case "CREATE":
     case "UPDATE":
     case "DELETE":

@@ -111,6 +111,8 @@ function printBody(s: Statement): string {
       return `REVOKE TOKEN ${quote(s.token)}`;
     case "showTokens":
       return "SHOW TOKENS";
+    case "rotateRegistryKey":
+      return "ROTATE REGISTRY KEY";
   }
 }
 

@@ -14,6 +14,7 @@ export const STATEMENT_KEYWORDS = [
   "REGISTER",
   "REPLICATE",
   "REVOKE",
+  "ROTATE",
   "SHOW",
   "UPDATE",
 ] as const;

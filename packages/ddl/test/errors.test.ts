@@ -21,6 +21,7 @@ const STATEMENT_STARTS = [
   '"REGISTER"',
   '"REPLICATE"',
   '"REVOKE"',
+  '"ROTATE"',
   '"SHOW"',
   '"UPDATE"',
 ];

@@ -21,6 +21,7 @@ const CASES: Array<[string, Record<string, unknown>]> = [
   ],
   ['REVOKE TOKEN "ci";', { kind: "revokeToken", token: "ci" }],
   ["SHOW TOKENS;", { kind: "showTokens" }],
+  ["rotate registry key", { kind: "rotateRegistryKey" }],
 ];
 
 describe("token statements", () => {
@@ -50,6 +51,7 @@ describe("token statements", () => {
     ["CREATE TOKEN ci;", /names are written in double quotes/],
     ["REVOKE TOKEN;", /a quoted token name/],
     ['REVOKE "ci";', /"TOKEN"/],
+    ["ROTATE KEY;", /"REGISTRY"/],
   ])("refuses %s, saying what it expected", (text, message) => {
     expect(() => parse(text)).toThrow(DdlSyntaxError);
     expect(() => parse(text)).toThrow(message);

@@ -7,6 +7,8 @@ export interface RegistryInfo {
   version: string;
   /** Registry ids of its ancestors, the root first. */
   ancestors: string[];
+  /** Its public signing keys (JWKs): what the tokens it signs are verified with. */
+  keys: Record<string, unknown>[];
 }
 
 /** What a child sends to register with its parent (the API's RegisterChildRegistryInput). */
@@ -19,6 +21,8 @@ export interface Registration {
   token: string;
   /** The credential the parent gave this registry id when it first registered; null the first time. */
   credential: string | null;
+  /** Its public signing keys (JWKs): the parent pins them. */
+  keys: Record<string, unknown>[];
 }
 
 /** A refusal as the other registry gave it: its userErrors, passed on as they are. */
@@ -33,7 +37,7 @@ export type RegistrationOutcome =
   | { accepted: true; parent: RegistryInfo; credential: string | null }
   | { accepted: false; userErrors: RemoteUserError[] };
 
-const INFO = `id namespace version ancestors`;
+const INFO = `id namespace version ancestors keys`;
 const USER_ERRORS = `userErrors { code field message }`;
 
 /** Registers with the parent at `parentUrl` (again: registering is idempotent for a registry id). */
@@ -77,11 +81,12 @@ export async function unregisterFromParent(
   return data.unregisterChildRegistry.userErrors;
 }
 
-/** What a parent holds of a child: where it calls it, under which name, at which version. */
+/** What a parent holds of a child: where it calls it, under which name, at which version, with which keys. */
 export interface RegisteredChild {
   name: string;
   url: string;
   version: string;
+  keys: Record<string, unknown>[];
 }
 
 /** The parent as it is now, and what it holds of the child `registryId` (null: nothing). */
@@ -93,7 +98,7 @@ export async function checkParent(
   const data = await callRegistry<{ registry: RegistryInfo; childRegistry: RegisteredChild | null }>(
     parentUrl,
     `query CheckParent($id: String!) {
-      registry { ${INFO} } childRegistry(registryId: $id) { name url version } }`,
+      registry { ${INFO} } childRegistry(registryId: $id) { name url version keys } }`,
     { id: registryId },
     options,
   );

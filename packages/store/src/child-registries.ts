@@ -3,6 +3,7 @@ import type { HealthProbe } from "./cluster-health.ts";
 import { recordChange } from "./change-log.ts";
 import { resetChildIndex } from "./discovery-index.ts";
 import { lockRegistrySettings } from "./registry-settings.ts";
+import type { PublicJwk } from "./registry-keys.ts";
 import type { Tx } from "./transaction.ts";
 
 /** The last probe of a child registry (the API's RegistryHealth); null fields before the first. */
@@ -34,6 +35,8 @@ export interface ChildRegistration {
   url: string;
   sdl: string;
   version: string;
+  /** Its public signing keys (JWKs): its tokens to this registry are verified with them. */
+  keys: PublicJwk[];
 }
 
 const SELECT = {
@@ -69,16 +72,20 @@ export async function findChildRegistry(db: Db, registryId: string): Promise<Chi
 export interface ChildRoute {
   name: string;
   url: string;
+  /** Who it is: the audience of the tokens this registry signs for it. */
+  registryId: string;
 }
+
+const ROUTE = { name: true, url: true, registryId: true } as const;
 
 /** The children's routes, by name (a list of the whole subtree asks each of them). */
 export async function listChildRoutes(db: Db): Promise<ChildRoute[]> {
-  return db.childRegistry.findMany({ select: { name: true, url: true }, orderBy: { name: "asc" } });
+  return db.childRegistry.findMany({ select: ROUTE, orderBy: { name: "asc" } });
 }
 
 /** The route of the child that owns the namespace segment `name` below this registry. */
 export async function findChildRoute(db: Db, name: string): Promise<ChildRoute | null> {
-  return db.childRegistry.findUnique({ where: { name }, select: { name: true, url: true } });
+  return db.childRegistry.findUnique({ where: { name }, select: ROUTE });
 }
 
 /** Why a registration was refused here, with nothing written. */
@@ -117,15 +124,17 @@ export async function registerChildRegistry(
     existing.name === child.name &&
     existing.url === child.url &&
     existing.sdl === child.sdl &&
-    existing.version === child.version;
+    existing.version === child.version &&
+    keyIds(existing.keys as unknown as PublicJwk[]) === keyIds(child.keys);
   if (!same) {
     // Under another name, its rows would sit under the old one: the index starts it over.
     if (existing && existing.name !== child.name)
       await resetChildIndex(tx, existing.id, existing.name, actor);
+    const row = { ...child, keys: child.keys as object[] };
     await tx.childRegistry.upsert({
       where: { registryId: child.registryId },
-      create: { ...child, credentialHash: credentials.newHash },
-      update: child,
+      create: { ...row, credentialHash: credentials.newHash },
+      update: row,
     });
     await recordChange(tx, {
       entityType: "child_registry",
@@ -169,6 +178,11 @@ export async function unregisterChildRegistry(
     data: { registryId },
   });
   return child;
+}
+
+/** Keys by what identifies them (jsonb orders a key's fields its own way). */
+function keyIds(keys: readonly PublicJwk[]): string {
+  return JSON.stringify(keys.map((key) => [key.kid, key.x]));
 }
 
 /** Children not probed since `before` (or never), with the status of their last probe. */

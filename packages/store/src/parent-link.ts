@@ -6,6 +6,7 @@ import { lockRegistrySettings, settingsChanged, type RegistrySettings } from "./
 import { writeResourcePhase } from "./resource-phase.ts";
 import { findResourcesToObserve } from "./resource-status.ts";
 import { defineResourceTable } from "./resource-table.ts";
+import type { PublicJwk } from "./registry-keys.ts";
 import type { Tx } from "./transaction.ts";
 
 /** Where the link to the parent keeps its status block and observations (a kind of the kernel). */
@@ -29,11 +30,13 @@ export interface ParentLink extends ResourceStatus {
   statusUpdatedAt: Date;
 }
 
-/** What the parent answered of itself: its registry id, namespace path and ancestors. */
+/** What the parent answered of itself: its registry id, namespace path, ancestors and public keys. */
 export interface ParentView {
   registryId: string;
   path: string;
   ancestors: string[];
+  /** Its public signing keys: the only keys its tokens are verified with here. */
+  keys: PublicJwk[];
 }
 
 const COLUMNS = `id::text AS id, url, token, credential, parent_registry_id::text AS "parentRegistryId",
@@ -162,12 +165,14 @@ export async function recordParentView(
 ): Promise<RegistrySettings | null> {
   const before = await lockRegistrySettings(tx);
   const [current] = await tx.$queryRawUnsafe<{ same: boolean }[]>(
-    `SELECT parent_registry_id = $2::uuid AND parent_path = $3 AND ancestors = $4::jsonb AS same
+    `SELECT parent_registry_id = $2::uuid AND parent_path = $3 AND ancestors = $4::jsonb
+       AND keys = $5::jsonb AS same
      FROM parent_link WHERE id = $1::uuid AND phase <> 'DELETING'`,
     linkId,
     parent.registryId,
     parent.path,
     JSON.stringify(parent.ancestors),
+    JSON.stringify(parent.keys),
   );
   if (!current || current.same) return null;
   await writeParentView(tx, linkId, parent);
@@ -176,12 +181,14 @@ export async function recordParentView(
 
 async function writeParentView(tx: Tx, id: string, parent: ParentView): Promise<void> {
   await tx.$executeRawUnsafe(
-    `UPDATE parent_link SET parent_registry_id = $2::uuid, parent_path = $3, ancestors = $4::jsonb
+    `UPDATE parent_link SET parent_registry_id = $2::uuid, parent_path = $3, ancestors = $4::jsonb,
+       keys = $5::jsonb
      WHERE id = $1::uuid`,
     id,
     parent.registryId,
     parent.path,
     JSON.stringify(parent.ancestors),
+    JSON.stringify(parent.keys),
   );
 }
 

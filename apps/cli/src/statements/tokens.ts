@@ -1,6 +1,6 @@
 import type { StatementOf } from "@stream-registry/ddl";
 import { execute } from "../client/execute.ts";
-import { outcome, type Outcome, type StatementContext } from "./context.ts";
+import { outcome, USER_ERRORS, type Outcome, type StatementContext } from "./context.ts";
 import { runMutation } from "./mutation.ts";
 
 interface TokenData {
@@ -94,6 +94,28 @@ export async function showTokens(_s: StatementOf<"showTokens">, context: Stateme
         { key: "lastUsedAt", header: "last used" },
       ],
       rows,
+    },
+    answer.warnings,
+  );
+}
+
+/** ROTATE REGISTRY KEY: the registry's new signing key; its parent is told at once. */
+export async function rotateRegistryKey(
+  _s: StatementOf<"rotateRegistryKey">,
+  context: StatementContext,
+): Promise<Outcome> {
+  const answer = await execute<{ kid: string; keys: { kid: string }[] }>(context, {
+    statement: "ROTATE REGISTRY KEY",
+    root: "Mutation",
+    field: "rotateRegistryKey",
+    query: `mutation SrctlRotateRegistryKey { rotateRegistryKey { kid keys ${USER_ERRORS} } }`,
+  });
+  const { kid, keys } = answer.value;
+  return outcome(
+    {
+      type: "mutation",
+      message: `registry key rotated: ${kid} signs from now on (published: ${keys.map((k) => k.kid).join(", ")})`,
+      object: { kind: "registryKey", kid, keys: keys.map((k) => k.kid) },
     },
     answer.warnings,
   );

@@ -11,7 +11,7 @@ import * as replication from "./replication.ts";
 import { registerKeySchema, registerTypeSchema } from "./schemas.ts";
 import { describeStream, showStreams } from "./stream-queries.ts";
 import { createStream, deleteStream, updateStream } from "./streams.ts";
-import { createToken, revokeToken, showTokens } from "./tokens.ts";
+import { createToken, revokeToken, rotateRegistryKey, showTokens } from "./tokens.ts";
 
 type Translation<K extends StatementKind> = (
   statement: StatementOf<K>,
@@ -63,6 +63,7 @@ const translations: { [K in StatementKind]: Translation<K> } = {
   createToken, // mutation createApiToken
   revokeToken, // mutation revokeApiToken
   showTokens, // query apiTokens
+  rotateRegistryKey, // mutation rotateRegistryKey
 };
 
 export function translate(statement: Statement, context: StatementContext): Promise<Outcome> {

@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import { TEST_ADMIN_TOKEN } from "@stream-registry/testkit";
 import { main } from "../../src/main.ts";
 import type { SrctlRun } from "./run-srctl.ts";
 
@@ -16,7 +17,8 @@ export async function runMain(
     stdout: (text) => (stdout += text),
     stderr: (text) => (stderr += text),
     stdin: Readable.from([options.input ?? ""]),
-    env: { SRCTL_HISTORY: "", ...options.env },
+    // The testkit's registries' admin token, as a user sets SRCTL_TOKEN ("" to go without).
+    env: { SRCTL_HISTORY: "", SRCTL_TOKEN: TEST_ADMIN_TOKEN, ...options.env },
   });
   return { code, stdout, stderr };
 }

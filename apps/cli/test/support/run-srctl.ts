@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { TEST_ADMIN_TOKEN } from "@stream-registry/testkit";
 
 export const srctlBin = fileURLToPath(new URL("../../bin/srctl.js", import.meta.url));
 
@@ -24,7 +25,15 @@ export function runSrctl(args: string[], options: RunSrctlOptions = {}): Promise
   const child = spawn(process.execPath, [srctlBin, ...args], {
     cwd: options.cwd,
     // No history file of the user's is read or written by tests.
-    env: { ...process.env, SRCTL_HISTORY: "", SRCTL_REGISTRY: "", SRCTL_NAMESPACE: "", ...options.env },
+    // The testkit's registries' admin token, as a user sets SRCTL_TOKEN ("" to go without).
+    env: {
+      ...process.env,
+      SRCTL_HISTORY: "",
+      SRCTL_REGISTRY: "",
+      SRCTL_NAMESPACE: "",
+      SRCTL_TOKEN: TEST_ADMIN_TOKEN,
+      ...options.env,
+    },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stdout = "";

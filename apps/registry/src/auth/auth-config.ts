@@ -30,7 +30,7 @@ const ADMIN_TOKEN_RULE =
 
 /** The environment variables of authentication, merged into config.ts's schema. */
 export const authEnv = {
-  REGISTRY_AUTH: z.enum(["on", "none"]).default("none"),
+  REGISTRY_AUTH: z.enum(["on", "none"]).default("on"),
   // Empty is unset: a test, or a shell, may clear an inherited value so.
   REGISTRY_ADMIN_TOKEN: z.preprocess(
     (value) => (value === "" ? undefined : value),
@@ -50,10 +50,16 @@ type AuthEnv = z.infer<z.ZodObject<typeof authEnv>>;
 
 /**
  * The auth settings from the parsed environment; throws naming the variable and its rule for a
- * combination no single variable's rule can see (REGISTRY_OIDC_ISSUER without its audience, both
- * forms of the admin token, a token file that cannot be read or holds no token).
+ * combination no single variable's rule can see (REGISTRY_AUTH=none in production,
+ * REGISTRY_OIDC_ISSUER without its audience, both forms of the admin token, a token file that
+ * cannot be read or holds no token).
  */
-export function authConfigFrom(e: AuthEnv, cwd: string): AuthConfig {
+export function authConfigFrom(e: AuthEnv, cwd: string, production: boolean): AuthConfig {
+  if (e.REGISTRY_AUTH === "none" && production) {
+    throw new Error(
+      "invalid configuration:\n  REGISTRY_AUTH: none is refused when NODE_ENV=production: every request would be anonymous, with every right",
+    );
+  }
   if (e.REGISTRY_ADMIN_TOKEN !== undefined && e.REGISTRY_ADMIN_TOKEN_FILE !== undefined) {
     throw new Error(
       "invalid configuration:\n  REGISTRY_ADMIN_TOKEN_FILE: set it or REGISTRY_ADMIN_TOKEN, not both",

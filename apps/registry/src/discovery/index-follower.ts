@@ -61,6 +61,8 @@ export class IndexFollower {
     schema: GraphQLSchema,
     private readonly config: IndexFollowerConfig,
     private readonly logger: Logger,
+    /** The Authorization of this registry's own calls to the child `registryId` (a token it signs). */
+    private readonly authorization: (registryId: string) => Promise<Record<string, string>>,
   ) {
     this.documents = documentsQuery(schema);
     this.supervisor = new Periodic(
@@ -122,7 +124,11 @@ export class IndexFollower {
   /** Reads one page of the child's feed (waiting for one if there is none yet) and indexes it. */
   private async read(follow: IndexFollow, signal: AbortSignal): Promise<void> {
     const { prisma } = this.db;
-    const options = { timeoutMs: CALL_TIMEOUT_MS + this.config.waitMs, signal };
+    const options = {
+      timeoutMs: CALL_TIMEOUT_MS + this.config.waitMs,
+      signal,
+      headers: await this.authorization(follow.registryId),
+    };
     const check = follow.seq > 0n;
     const feed = await this.calls.post<FeedAnswer>(
       follow.url,
@@ -163,7 +169,13 @@ export class IndexFollower {
       keys.length === 0
         ? []
         : await this.calls
-            .post<DocumentAnswer>(follow.url, this.documents, { representations: keys }, options)
+            .post<DocumentAnswer>(
+              follow.url,
+              this.documents,
+              { representations: keys },
+              // A token of its own: each is accepted once.
+              { ...options, headers: await this.authorization(follow.registryId) },
+            )
             .then((answer) => {
               if (!answer.data)
                 throw new RemoteRegistryError("errors", follow.url, feedError(follow, answer.errors));

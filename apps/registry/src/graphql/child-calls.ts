@@ -20,13 +20,15 @@ export function budgetFrom(header: string | undefined, now = Date.now()): number
 }
 
 /**
- * How to call a child now: how long to wait, and the headers that go along (the request id, one
- * hop more, and that wait as the child's own budget). No identity header goes along: what the
- * caller sent (an x-actor of its own making) is not passed on. A registry asked by another
- * waits for its children a margin less than it is waited for, so a child that hangs is reported
- * by the registry above it, by its namespace, before the registry above that gives up on both.
+ * How to call a child now: how long to wait, and the headers that go along: a token this registry
+ * signs for that child alone, carrying the request's principal (the child authorizes that user
+ * with its own grants), the request id, one hop more, and that wait as the child's own budget.
+ * Nothing else of what the caller sent goes along: no identity header of its own making.
  */
-export function childCall(context: GraphQLContext): { timeoutMs: number; headers: Record<string, string> } {
+export async function childCall(
+  context: GraphQLContext,
+  child: { registryId: string },
+): Promise<{ timeoutMs: number; headers: Record<string, string> }> {
   const now = Date.now();
   const endsAt =
     context.budgetEndsAt === undefined ? now + CHILD_TIMEOUT_MS : context.budgetEndsAt - HOP_MARGIN_MS;
@@ -34,6 +36,7 @@ export function childCall(context: GraphQLContext): { timeoutMs: number; headers
   return {
     timeoutMs,
     headers: {
+      ...(await context.registryKeys.headersFor(child.registryId, context.principal)),
       "x-request-id": context.requestId,
       [HOPS_HEADER]: String(context.hops + 1),
       [BUDGET_HEADER]: String(timeoutMs),

@@ -1,5 +1,6 @@
 import { actorOf, type Principal } from "@stream-registry/core";
 import type { GraphQLFormattedError } from "graphql";
+import type { RegistryKeys } from "../auth/registry-keys.ts";
 import type { Logger } from "../logger.ts";
 import type { Actor } from "../services/deps.ts";
 import type { Services } from "../services/services.ts";
@@ -19,6 +20,8 @@ export interface GraphQLContext {
   budgetEndsAt: number | undefined;
   namespace: string;
   services: Services;
+  /** Signs the tokens this registry sends its children for the request's principal (child-calls.ts). */
+  registryKeys: RegistryKeys;
   loaders: Loaders;
   logger: Logger;
   /**

@@ -52,7 +52,7 @@ interface RoutedArgs {
 }
 
 async function forward(
-  child: { url: string; path: string },
+  child: { url: string; path: string; registryId: string },
   context: GraphQLContext,
   info: GraphQLResolveInfo,
 ): Promise<unknown> {
@@ -64,7 +64,7 @@ async function forward(
   }
   const { query, variables } = forwardedOperation(info, `Forwarded_${info.fieldName}`);
   const answer = await context.services.children.calls
-    .post<Record<string, unknown>>(child.url, query, variables, childCall(context))
+    .post<Record<string, unknown>>(child.url, query, variables, await childCall(context, child))
     .catch((error: unknown) => {
       if (!(error instanceof RemoteRegistryError)) throw error;
       throw new RegistryError(

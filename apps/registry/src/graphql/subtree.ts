@@ -30,6 +30,8 @@ interface Source {
   key: string;
   path: string;
   url?: string;
+  /** The child's registry id: the audience of the token sent with the call. */
+  registryId?: string;
 }
 
 interface SourcePage {
@@ -88,6 +90,7 @@ export async function subtreeConnection<F extends object, T>(
       key: child.name,
       path: context.services.children.pathOf(child.name),
       url: child.url,
+      registryId: child.registryId,
     })),
   ].filter((source) => canMatch(source, namespace ?? undefined, context.namespace));
   // A registry without children lists as it always has, with its own cursors.
@@ -216,7 +219,12 @@ async function childPage(
     return empty();
   };
   const answer = await context.services.children.calls
-    .post<ChildPageAnswer>(source.url!, query, variables, childCall(context))
+    .post<ChildPageAnswer>(
+      source.url!,
+      query,
+      variables,
+      await childCall(context, { registryId: source.registryId! }),
+    )
     .catch((error: unknown) => {
       if (error instanceof RemoteRegistryError) return error;
       throw error;

@@ -3,15 +3,22 @@ import { childrenDueForProbe, recordChildHealth, type ChildRegistry } from "@str
 import type { ServiceDeps } from "../services/deps.ts";
 import type { HealthSubject } from "./health-monitor.ts";
 
-/** Child registries: UP when the child answers as the registry that registered. */
-export function childProbes(deps: Pick<ServiceDeps, "db">): HealthSubject<ChildRegistry> {
+/**
+ * Child registries: UP when the child answers as the registry that registered. Each probe carries
+ * a token this registry signs for that child (`authorization`).
+ */
+export function childProbes(
+  deps: Pick<ServiceDeps, "db">,
+  authorization: (registryId: string) => Promise<Record<string, string>>,
+): HealthSubject<ChildRegistry> {
   return {
     kind: "child registry",
     due: (before) => childrenDueForProbe(deps.db.prisma, before),
     async probe(child, timeoutMs, signal) {
       const started = performance.now();
       try {
-        const info = await probeRegistry(child.url, { timeoutMs, signal });
+        const headers = await authorization(child.registryId);
+        const info = await probeRegistry(child.url, { timeoutMs, signal, headers });
         if (info.id === child.registryId)
           return { ok: true, probe: { latencyMs: performance.now() - started } };
         return {

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { ApolloServer } from "@apollo/server";
-import { ANONYMOUS, type Principal } from "@stream-registry/core";
+import { ANONYMOUS, ENROLLMENT, type Principal } from "@stream-registry/core";
 import { AuthenticationError } from "../auth/authentication-error.ts";
+import { isEnrollmentOnly } from "../auth/enrollment.ts";
 import { BUDGET_HEADER, budgetFrom, HOPS_HEADER } from "../graphql/child-calls.ts";
 import type { GraphQLContext } from "../graphql/context.ts";
 import type { Logger } from "../logger.ts";
@@ -83,26 +84,45 @@ export function createHttpServer(deps: HttpDeps): Server {
       return res.end();
     }
     if (path !== "/graphql") return sendJson(res, 404, { error: `no route ${path}; the API is at /graphql` });
+    const { ok, body } = await readJsonBody(req, res);
+    if (!ok) return;
     let principal: Principal;
     try {
-      principal = landingPage(req) ? ANONYMOUS : await deps.authenticate(headerValue(req, "authorization"));
+      principal = await authenticate(req, body);
     } catch (error) {
       if (!(error instanceof AuthenticationError)) throw error;
       return sendUnauthenticated(res, error, requestId);
     }
-    const { ok, body } = await readJsonBody(req, res);
-    if (!ok) return;
+    // The tree's own headers count only from the registry above (or when nobody is verified):
+    // from anyone else they are stripped, as a caller's identity headers are.
+    const fromTree = principal.via === "parent" || principal.via === "none";
     // Registries a forwarded operation passed through (graphql/routed.ts); anything else is 0.
-    const hops = Number.parseInt(headerValue(req, HOPS_HEADER) ?? "0", 10);
+    const hops = fromTree ? Number.parseInt(headerValue(req, HOPS_HEADER) ?? "0", 10) : 0;
     const context = deps.createContext({
       requestId,
       principal,
       hops: Number.isSafeInteger(hops) && hops > 0 ? hops : 0,
       // How long the registry that forwarded it waits (graphql/child-calls.ts).
-      budgetEndsAt: budgetFrom(headerValue(req, BUDGET_HEADER)),
+      budgetEndsAt: fromTree ? budgetFrom(headerValue(req, BUDGET_HEADER)) : undefined,
     });
     setOperation(() => context.requestLog.operationName ?? operationNameOf(body, req));
     await handleGraphQL(deps.apollo, req, res, body, async () => context, deps.maxTokens);
+  }
+
+  /**
+   * The request's principal: none is needed for Apollo Sandbox's page, nor for a request that only
+   * registers or unregisters a child registry (its input carries the enrollment token and the
+   * child's credential); everything else is verified from its Authorization header.
+   */
+  async function authenticate(req: IncomingMessage, body: unknown): Promise<Principal> {
+    try {
+      return await deps.authenticate(headerValue(req, "authorization"));
+    } catch (error) {
+      if (!(error instanceof AuthenticationError) || error.credentialGiven) throw error;
+      if (landingPage(req)) return ANONYMOUS;
+      if (isEnrollmentOnly(body)) return ENROLLMENT;
+      throw error;
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { migrate, openDatabase, rewrapEnvelopes } from "@stream-registry/store";
+import { migrate, openDatabase, rewrapEnvelopes, rewrapRegistryKeys } from "@stream-registry/store";
 import type { RegistryConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { resolveKeyring } from "./keyring.ts";
@@ -29,6 +29,12 @@ export async function rotateSecrets(
     );
     for (const failure of report.failed)
       print(`  ${failure.owner} (key id "${failure.kid}"): ${failure.reason}`);
+    // The registry's own signing keys are wrapped with the same keys (docs/security.md).
+    const signing = await rewrapRegistryKeys(db.prisma, keyring);
+    print(
+      `rewrapped ${signing.rewrapped} registry signing key(s); ${signing.failed.length} could not be rewrapped`,
+    );
+    for (const failure of signing.failed) print(`  registry signing key ${failure.kid}: ${failure.reason}`);
     const inUse = report.usage.map((usage) => `${usage.kid} (${usage.envelopes})`);
     print(`key ids in use: ${inUse.length > 0 ? inUse.join(", ") : "none (no secret is stored)"}`);
     const unused = keyring
@@ -46,7 +52,7 @@ export async function rotateSecrets(
         `not configured but in use: ${missing.join(", ")}; add them to REGISTRY_SECRET_KEYS and run this again`,
       );
     }
-    return report.failed.length > 0 ? 1 : 0;
+    return report.failed.length + signing.failed.length > 0 ? 1 : 0;
   } finally {
     await db.close();
   }

@@ -10,6 +10,7 @@ import {
 } from "@stream-registry/core";
 import { ChildCalls, schemaGaps, type RegistryInfo } from "@stream-registry/federation";
 import {
+  findChildKeys,
   findChildRegistry,
   findChildRoute,
   listChildRoutes,
@@ -20,7 +21,9 @@ import {
   type ChildRegistration,
   type ChildRegistry,
   type ChildRoute,
+  type PublicJwk,
 } from "@stream-registry/store";
+import { checkPublicKeys, publicKeysOf } from "../auth/public-keys.ts";
 import type { RegistryIdentity } from "../identity.ts";
 import { checkRegistryUrl } from "./registry-url.ts";
 import type { Actor, ServiceDeps } from "./deps.ts";
@@ -33,6 +36,8 @@ export interface SelfDescription {
   version: string;
   /** The URL its parent calls: REGISTRY_PUBLIC_URL, else where it listens. */
   url(): string;
+  /** Its public signing keys, the signing one first (auth/registry-keys.ts). */
+  keys(): PublicJwk[];
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -65,7 +70,13 @@ export class ChildRegistryService {
       namespace: this.identity.path,
       version: this.self.version,
       ancestors: [...this.identity.ancestors],
+      keys: this.self.keys().map((key) => ({ ...key })),
     };
+  }
+
+  /** The public keys the child `registryId` registered with (empty if it is not registered). */
+  async keysOf(registryId: string): Promise<PublicJwk[]> {
+    return (UUID.test(registryId) ? await findChildKeys(this.deps.db.prisma, registryId) : null) ?? [];
   }
 
   list(): Promise<ChildRegistry[]> {
@@ -135,7 +146,11 @@ export class ChildRegistryService {
    * serve, and for a name another child has.
    */
   async register(
-    input: ChildRegistration & { token: string; credential?: string | null },
+    input: Omit<ChildRegistration, "keys"> & {
+      token: string;
+      credential?: string | null;
+      keys?: unknown[] | null;
+    },
     { actor }: Actor,
   ): Promise<{ child: ChildRegistry; parent: RegistryInfo; credential: string | null }> {
     this.authenticate(input.token);
@@ -163,6 +178,8 @@ export class ChildRegistryService {
         ),
       );
     }
+    const badKeys = checkPublicKeys(input.keys ?? []);
+    if (badKeys) errors.push(userError(ErrorCode.INVALID_INPUT, ["input", "keys"], badKeys));
     throwIfAny(errors);
     const self = this.info();
     if (input.registryId === self.id || self.ancestors.includes(input.registryId)) {
@@ -186,7 +203,11 @@ export class ChildRegistryService {
         ),
       ]);
     }
-    const { token: _token, credential, ...registration } = input;
+    const { token: _token, credential, keys, ...rest } = input;
+    const registration: ChildRegistration = {
+      ...rest,
+      keys: publicKeysOf((keys ?? []) as Record<string, unknown>[]),
+    };
     const path = this.pathOf(input.name);
     const made = randomBytes(32).toString("base64url");
     const outcome = await writeTransaction(this.deps.db.prisma, (tx) =>

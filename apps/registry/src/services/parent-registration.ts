@@ -6,6 +6,7 @@ import {
   type RemoteUserError,
 } from "@stream-registry/federation";
 import type { ParentView } from "@stream-registry/store";
+import { checkPublicKeys, publicKeysOf } from "../auth/public-keys.ts";
 import type { RegistryIdentity } from "../identity.ts";
 import type { SelfDescription } from "./child-registry-service.ts";
 
@@ -43,6 +44,7 @@ export async function registerWith(
       version: self.version,
       token: link.token,
       credential: link.credential,
+      keys: self.keys().map((key) => ({ ...key })),
     },
     { timeoutMs: PARENT_TIMEOUT_MS, signal },
   );
@@ -88,11 +90,18 @@ export function checkParentView(info: RegistryInfo, self: string): string | unde
   if (info.id === self || info.ancestors.includes(self)) {
     return `is this registry or one below it: registering there would make a cycle`;
   }
+  const badKeys = checkPublicKeys(info.keys);
+  if (badKeys) return `answered with signing keys that are not usable: ${badKeys}`;
   return undefined;
 }
 
 export function parentView(info: RegistryInfo): ParentView {
-  return { registryId: info.id, path: info.namespace, ancestors: info.ancestors };
+  return {
+    registryId: info.id,
+    path: info.namespace,
+    ancestors: info.ancestors,
+    keys: publicKeysOf(info.keys),
+  };
 }
 
 /**

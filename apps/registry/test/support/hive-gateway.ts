@@ -7,11 +7,23 @@ export interface HiveGateway extends AsyncDisposable {
 }
 
 /**
- * Serves `supergraph` with Hive Gateway's runtime on node:http on a free port. Errors are not
- * masked, so that a failing test shows what a subgraph answered.
+ * Serves `supergraph` with Hive Gateway's runtime on node:http on a free port, passing the client's
+ * Authorization on to the subgraphs. Errors are not masked, so that a failing test shows what a
+ * subgraph answered.
  */
 export async function startHiveGateway(supergraph: string): Promise<HiveGateway> {
-  const gateway = createGatewayRuntime({ supergraph, logging: false, maskedErrors: false });
+  const gateway = createGatewayRuntime({
+    supergraph,
+    logging: false,
+    maskedErrors: false,
+    // The client's token goes on to each subgraph: the registry authenticates every request.
+    propagateHeaders: {
+      fromClientToSubgraphs: ({ request }) => {
+        const authorization = request.headers.get("authorization");
+        return authorization ? { authorization } : {};
+      },
+    },
+  });
   const server = createServer((request, response) => void gateway(request, response));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {

@@ -41,6 +41,13 @@ export function parseRevokeToken(tokens: TokenStream, start: Token): Statement {
   return { kind: "revokeToken", token, span: tokens.spanFrom(start) };
 }
 
+/** ROTATE REGISTRY KEY, after ROTATE. */
+export function parseRotateRegistryKey(tokens: TokenStream, start: Token): Statement {
+  tokens.expectKeyword("REGISTRY");
+  tokens.expectKeyword("KEY");
+  return { kind: "rotateRegistryKey", span: tokens.spanFrom(start) };
+}
+
 /** ("a", "b"): at least one quoted group name. */
 function parseGroups(tokens: TokenStream): string[] {
   tokens.expectPunct("(");

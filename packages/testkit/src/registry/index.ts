@@ -1,3 +1,4 @@
+export { queryRows } from "./database-rows.ts";
 export { eventually } from "./eventually.ts";
 export { postGraphQL, registryClient, withAuthorization } from "./graphql-client.ts";
 export type { GraphQLClient, GraphQLResponse, RegistryClient } from "./graphql-client.ts";

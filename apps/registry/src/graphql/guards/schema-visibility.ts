@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from "@apollo/server";
-import { ErrorCode, RegistryError } from "@stream-registry/core";
-import { BREAK, visit, type DocumentNode } from "graphql";
+import { ErrorCode, httpStatusOf, RegistryError } from "@stream-registry/core";
+import { BREAK, GraphQLError, visit, type DocumentNode } from "graphql";
 import { accessOf } from "../authorize.ts";
 import type { GraphQLContext } from "../context.ts";
 
@@ -32,10 +32,13 @@ export function schemaVisibilityPlugin(production: boolean): ApolloServerPlugin<
         },
         async didResolveOperation({ document }) {
           if (asksForSchema(document) && !(await seesSchema())) {
-            throw new RegistryError(
-              ErrorCode.FORBIDDEN,
-              "the schema (introspection, _service) is shown in production only to admins of this registry and to its parent",
-            );
+            const message =
+              "the schema (introspection, _service) is shown in production only to admins of this registry and to its parent";
+            // Apollo reports what this hook throws as is, with the HTTP status the error carries.
+            throw new GraphQLError(message, {
+              originalError: new RegistryError(ErrorCode.FORBIDDEN, message),
+              extensions: { code: ErrorCode.FORBIDDEN, http: { status: httpStatusOf[ErrorCode.FORBIDDEN] } },
+            });
           }
         },
         async didEncounterErrors({ errors }) {

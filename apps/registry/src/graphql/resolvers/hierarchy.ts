@@ -4,8 +4,8 @@ import type {
   ParentRegistryResolvers,
   QueryResolvers,
 } from "../../generated/resolvers-types.ts";
-import { accessOf, callerIn, principalOf } from "../authorize.ts";
 import { actorIn } from "../context.ts";
+import { accessOf, callerIn, principalOf } from "../authorize.ts";
 import { payload } from "../payload.ts";
 
 /** The hierarchy's queries: this registry as others see it, and its children. */
@@ -50,4 +50,5 @@ export const ChildRegistry: ChildRegistryResolvers = {
   path: (child, _, { services }) => services.children.pathOf(child.name),
   registeredAt: (child) => child.createdAt,
   health: (child) => child.health ?? { status: "UNKNOWN" },
+  keys: (child, _, { services }) => services.children.keysOf(child.registryId),
 };

@@ -1,8 +1,8 @@
 import type { Resolvers } from "../../generated/resolvers-types.ts";
 import { absolutePath } from "../indexed-objects.ts";
 import { ConfigValueScalar, DateTimeScalar, JSONScalar } from "../scalars.ts";
-import { Grant } from "./grants.ts";
 import { ApiToken } from "./api-tokens.ts";
+import { Grant } from "./grants.ts";
 import { BindingType, Cluster, Namespace, ResourceStatus, Stream } from "./entities.ts";
 import { ChildRegistry, ParentRegistry } from "./hierarchy.ts";
 import { Mutation } from "./mutation.ts";
@@ -19,8 +19,8 @@ export const resolvers: Resolvers = {
   ResourceStatus,
   ParentRegistry,
   ChildRegistry,
-  Grant,
   ApiToken,
+  Grant,
   Change: {
     seq: (change) => change.seq.toString(),
     namespace: (change, _, { namespace }) =>

@@ -3,6 +3,7 @@ import { callerIn } from "../authorize.ts";
 import { payload } from "../payload.ts";
 import { routed } from "../routed.ts";
 import { apiTokenMutations } from "./api-tokens.ts";
+import { registryKeyMutations } from "./registry-keys.ts";
 import { grantMutations } from "./grants.ts";
 import { hierarchyMutations } from "./hierarchy.ts";
 
@@ -14,6 +15,7 @@ export const Mutation: MutationResolvers = {
   ...hierarchyMutations,
   ...grantMutations,
   ...apiTokenMutations,
+  ...registryKeyMutations,
   declareCluster: routed((_, { input }, context) =>
     payload(async () => context.services.clusters.declare(input, await callerIn(context))),
   ),

@@ -19,8 +19,8 @@ import {
 export const Query: QueryResolvers = {
   namespace: (_, __, { namespace }) => ({ path: namespace }),
   ...hierarchyQueries,
-  ...grantQueries,
   ...apiTokenQueries,
+  ...grantQueries,
   cluster: routed((_, { name }, context) => readableCluster(name, context)),
   clusters: (_, args, context, info) =>
     subtreeConnection(info, context, args, "ClusterFilter", (filter, page) =>

@@ -11,6 +11,7 @@ import {
   type ParentLink,
   type ParentView,
 } from "@stream-registry/store";
+import type { RegistryKeys } from "../../auth/registry-keys.ts";
 import type { RegistryIdentity } from "../../identity.ts";
 import type { Logger } from "../../logger.ts";
 import type { SelfDescription } from "../../services/child-registry-service.ts";
@@ -27,6 +28,8 @@ type ParentLinkDeps = Pick<ServiceDeps, "db"> & {
   identity: RegistryIdentity;
   self: SelfDescription;
   logger: Logger;
+  /** Signs the token this registry checks its registration with (its own, for the parent). */
+  registryKeys: RegistryKeys;
 };
 
 /**
@@ -74,14 +77,22 @@ export function parentLinkHandler(deps: ParentLinkDeps): ReconcileHandler<Parent
     create: (link, _request, { signal }) => register(link, signal),
     update: (link, { signal }) => register(link, signal),
     async observe(link, { signal }) {
+      // Registered, but the parent's id unknown: registering again says who it is.
+      if (link.parentRegistryId === null) return null;
       const { parent, child } = await checkParent(link.url, identity.registryId, {
         timeoutMs: PARENT_TIMEOUT_MS,
         signal,
+        // A token of its own, which the parent verifies with the keys it pinned for this registry.
+        headers: await deps.registryKeys.headersFor(link.parentRegistryId),
       }).catch(unreachable);
       // Registered again when the parent forgot it, when another registry answers at that URL now
-      // (a reset database), or when what it holds is out of date (a new URL, name or version).
+      // (a reset database), or when what it holds is out of date (a new URL, name, version or keys).
       const stale =
-        !child || child.name !== identity.name || child.url !== self.url() || child.version !== self.version;
+        !child ||
+        child.name !== identity.name ||
+        child.url !== self.url() ||
+        child.version !== self.version ||
+        keyIds(child.keys) !== keyIds(self.keys());
       if (stale || (link.parentRegistryId !== null && parent.id !== link.parentRegistryId)) return null;
       const wrong = checkParentView(parent, identity.registryId);
       if (wrong)
@@ -109,6 +120,11 @@ export function parentLinkHandler(deps: ParentLinkDeps): ReconcileHandler<Parent
     },
     findToObserve: (query) => findParentLinksToObserve(deps.db.prisma, query),
   };
+}
+
+/** Keys by what identifies them. */
+function keyIds(keys: readonly { kid?: unknown; x?: unknown }[]): string {
+  return JSON.stringify(keys.map((key) => [key.kid, key.x]));
 }
 
 /** A parent that does not answer as a registry is retried, as a platform outage is. */
