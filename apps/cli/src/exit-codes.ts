@@ -43,6 +43,8 @@ const byErrorCode: Record<ErrorCode, ExitCode> = {
   [ErrorCode.FORBIDDEN]: ExitCode.DENIED,
   [ErrorCode.PROVIDER_UNAVAILABLE]: ExitCode.UNAVAILABLE,
   [ErrorCode.DATABASE_UNAVAILABLE]: ExitCode.UNAVAILABLE,
+  // Asked too much too fast: the same advice, try again later.
+  [ErrorCode.RATE_LIMITED]: ExitCode.UNAVAILABLE,
   // As an error the whole answer is missing; a partial answer is PARTIAL (a warning, not an error).
   [ErrorCode.CHILD_UNAVAILABLE]: ExitCode.UNAVAILABLE,
   [ErrorCode.INTERNAL_SERVER_ERROR]: ExitCode.INTERNAL,
@@ -85,7 +87,7 @@ export const exitCodeHelp = `Exit codes:
   2  bad input: usage, syntax, INVALID_INPUT, PROVIDER_REJECTED, INCOMPATIBLE, QUERY_LIMIT_EXCEEDED
   3  not found (NOT_FOUND)
   4  conflict (ALREADY_EXISTS, IN_USE, BEING_DELETED)
-  5  unavailable: registry unreachable, PROVIDER_UNAVAILABLE, DATABASE_UNAVAILABLE, CHILD_UNAVAILABLE
+  5  unavailable: registry unreachable, PROVIDER_UNAVAILABLE, DATABASE_UNAVAILABLE, CHILD_UNAVAILABLE, RATE_LIMITED
   6  partial result: some namespaces did not answer (CHILD_UNAVAILABLE)
   7  statement not supported by this registry yet (UNSUPPORTED, or its API differs from srctl's)
   8  --wait: the object became FAILED, or --timeout passed

@@ -4,6 +4,7 @@ import { authConfigFrom, authEnv, type AuthConfig } from "./auth/auth-config.ts"
 import { NO_CLUSTER_PRESETS, readClusterPresets, type ClusterPresets } from "./cluster-presets.ts";
 import type { IndexFollowerConfig } from "./discovery/index-follower.ts";
 import { DEFAULT_QUERY_LIMITS, type QueryLimits } from "./graphql/guards/query-limits.ts";
+import { DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./graphql/guards/rate-limit.ts";
 import { secretKeysEnv, secretKeysFrom, type SecretKeysConfig } from "./secrets/secret-keys-config.ts";
 
 /** Everything a registry process can be told, read from the environment at start-up. */
@@ -26,6 +27,8 @@ export interface RegistryConfig {
   index: IndexFollowerConfig;
   /** What one GraphQL request may ask; see docs/api.md "Query limits". */
   queryLimits: QueryLimits;
+  /** What one principal may spend in query cost per window; see docs/security.md "Rate limits". */
+  rateLimit: RateLimitConfig;
   /** How long SIGTERM waits for in-flight requests and reconciles before giving up. */
   shutdownTimeoutMs: number;
   /** The secret child registries register with; none: this registry accepts no children. */
@@ -105,6 +108,17 @@ const envSchema = z.object({
   QUERY_ASSUMED_LIST_SIZE: int(1).default(DEFAULT_QUERY_LIMITS.assumedListSize),
   QUERY_MAX_FIELDS: int(1).default(DEFAULT_QUERY_LIMITS.maxFields),
   QUERY_TIMEOUT_MS: int(1).default(DEFAULT_QUERY_LIMITS.timeoutMs),
+  REGISTRY_RATE_LIMIT_POINTS: z.coerce
+    .number({ error: "must be a whole number of query-cost points (0: no rate limit)" })
+    .int("must be a whole number of query-cost points (0: no rate limit)")
+    .min(0, "must be 0 (no rate limit) or more query-cost points")
+    .default(DEFAULT_RATE_LIMIT.points),
+  REGISTRY_RATE_LIMIT_WINDOW_S: z.coerce
+    .number({ error: "must be a whole number of seconds, at least 1" })
+    .int("must be a whole number of seconds, at least 1")
+    .min(1, "must be a whole number of seconds, at least 1")
+    .max(86_400, "must be at most 86400 seconds (a day)")
+    .default(DEFAULT_RATE_LIMIT.windowSeconds),
   ...secretKeysEnv,
   ...authEnv,
 });
@@ -160,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       maxFields: e.QUERY_MAX_FIELDS,
       timeoutMs: e.QUERY_TIMEOUT_MS,
     },
+    rateLimit: { points: e.REGISTRY_RATE_LIMIT_POINTS, windowSeconds: e.REGISTRY_RATE_LIMIT_WINDOW_S },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     enrollmentToken: e.REGISTRY_ENROLLMENT_TOKEN,
     publicUrl: e.REGISTRY_PUBLIC_URL,

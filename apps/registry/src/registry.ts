@@ -25,6 +25,8 @@ import { createErrorFormatter, errorLoggingPlugin } from "./graphql/errors.ts";
 import { inputTextPlugin } from "./graphql/guards/input-text.ts";
 import { knownOperationTypesRule } from "./graphql/guards/operation-types.ts";
 import { queryBudgetPlugin } from "./graphql/guards/budget-plugin.ts";
+import { RateLimits } from "./graphql/guards/rate-limit.ts";
+import { rateLimitPlugin } from "./graphql/guards/rate-limit-plugin.ts";
 import { schemaVisibilityPlugin } from "./graphql/guards/schema-visibility.ts";
 import { staticLimitRules } from "./graphql/guards/static-rules.ts";
 import { createLoaders } from "./graphql/loaders.ts";
@@ -214,6 +216,8 @@ export async function startRegistry(
         schemaVisibilityPlugin(config.production),
         inputTextPlugin(),
         queryBudgetPlugin(config.queryLimits),
+        // Before partialAnswerPlugin and errorLoggingPlugin: a refused query's answer is the refusal.
+        rateLimitPlugin(config.queryLimits),
         // Before errorLoggingPlugin, which puts the request id on every fault it sends.
         partialAnswerPlugin(),
         errorLoggingPlugin((error, requestId) => migrations.notice(error, requestId)),
@@ -227,12 +231,14 @@ export async function startRegistry(
       },
     });
     await apollo.start();
+    // One per process: each principal's spending over its window (docs/security.md "Rate limits").
+    const rateLimits = new RateLimits(config.rateLimit);
     const server = createHttpServer({
       apollo,
       maxTokens: config.queryLimits.maxTokens,
       logger,
       authenticate: (authorization) => authenticator.authenticate(authorization),
-      createContext: ({ requestId, principal, hops, budgetEndsAt }) => ({
+      createContext: ({ requestId, principal, hops, budgetEndsAt, remoteAddress }) => ({
         requestId,
         principal,
         hops,
@@ -244,6 +250,7 @@ export async function startRegistry(
         logger,
         requestLog: {},
         partial: [],
+        rateLimit: rateLimits.forRequest({ principal, remoteAddress, hops }),
       }),
       readiness: (requestId) =>
         checkReadiness(

@@ -30,6 +30,11 @@ export enum ErrorCode {
   FORBIDDEN = "FORBIDDEN",
   /** A request exceeds a query limit (depth, aliases, directives, tokens, cost, or its run-time budget). */
   QUERY_LIMIT_EXCEEDED = "QUERY_LIMIT_EXCEEDED",
+  /**
+   * The caller has spent its rate limit: the query cost it may spend per window (a fan-out to N
+   * child registries counting N times more). Retry after `extensions.retryAfterSeconds`.
+   */
+  RATE_LIMITED = "RATE_LIMITED",
   /** Fault: the database could not be reached; the request may be retried. */
   DATABASE_UNAVAILABLE = "DATABASE_UNAVAILABLE",
   /**

@@ -21,6 +21,8 @@ export const httpStatusOf: Readonly<Record<ErrorCode, number>> = {
   [ErrorCode.UNAUTHENTICATED]: 401,
   [ErrorCode.FORBIDDEN]: 403,
   [ErrorCode.QUERY_LIMIT_EXCEEDED]: 400,
+  // Too Many Requests, with Retry-After: the one 4xx that asking again (later) can help.
+  [ErrorCode.RATE_LIMITED]: 429,
   [ErrorCode.DATABASE_UNAVAILABLE]: 503,
   // The registry is a gateway to its children: one that does not answer is a bad gateway.
   [ErrorCode.CHILD_UNAVAILABLE]: 502,

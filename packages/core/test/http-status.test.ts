@@ -13,6 +13,7 @@ describe("httpStatusOf", () => {
       UNAUTHENTICATED: 401,
       FORBIDDEN: 403,
       QUERY_LIMIT_EXCEEDED: 400,
+      RATE_LIMITED: 429,
       INVALID_INPUT: 400,
       NOT_FOUND: 404,
     });

@@ -4,6 +4,7 @@ import type { RegistryKeys } from "../auth/registry-keys.ts";
 import type { Logger } from "../logger.ts";
 import type { Actor } from "../services/deps.ts";
 import type { Services } from "../services/services.ts";
+import type { RequestRate } from "./guards/rate-limit.ts";
 import type { Loaders } from "./loaders.ts";
 
 /** Built per request by the HTTP layer. */
@@ -34,6 +35,11 @@ export interface GraphQLContext {
    * out): added to the response by partialAnswerPlugin. Shared by Apollo's copies of the context.
    */
   partial: GraphQLFormattedError[];
+  /**
+   * What the request spends of its principal's rate limit: its cost once resolved, and again for
+   * each child registry it asks (`chargeChildren`, before the calls go out).
+   */
+  rateLimit: RequestRate;
 }
 
 /** Who the change log names for a change this request makes. */

@@ -36,6 +36,8 @@ export function routeEntities(schema: GraphQLSchema): GraphQLSchema {
       if (!route) return void local.push(index);
       groups.set(route, [...(groups.get(route) ?? []), index]);
     });
+    // The children about to be asked, charged to the caller's rate limit before any call goes out.
+    await context.rateLimit.chargeChildren(groups.size);
     const results: unknown[] = new Array(representations.length).fill(null);
     const pick = (indexes: number[]) => indexes.map((index) => representations[index]);
     await Promise.all([

@@ -62,6 +62,8 @@ async function forward(
       `the operation passed through ${MAX_HOPS} registries without reaching ${child.path}: the tree has a loop`,
     );
   }
+  // Charged to the caller's rate limit before the call goes out: the child will not charge it.
+  await context.rateLimit.chargeChildren(1);
   const { query, variables } = forwardedOperation(info, `Forwarded_${info.fieldName}`);
   const answer = await context.services.children.calls
     .post<Record<string, unknown>>(child.url, query, variables, await childCall(context, child))

@@ -99,14 +99,18 @@ export async function subtreeConnection<F extends object, T>(
   }
   const start = position ? sources.findIndex((source) => source.key >= position.source) : 0;
   const nodeType = connectionNodeType(info.returnType);
+  // Before the cursor's source: its total only; at it: after its cursor; after it: from the start.
+  const pageAt = (source: Source, index: number) => ({
+    first: start === -1 || index < start ? 0 : first,
+    after: position && index === start && source.key === position.source ? position.cursor : null,
+  });
+  const asked = (source: Source, index: number) => pageAt(source, index).first > 0 || selectsTotal(info);
+  // The children about to be asked are charged to the caller's rate limit before any call goes out.
+  await context.rateLimit.chargeChildren(sources.filter((s, index) => s.url && asked(s, index)).length);
   const pages = await Promise.all(
     sources.map((source, index) => {
-      // Before the cursor's source: its total only; at it: after its cursor; after it: from the start.
-      const page = {
-        first: start === -1 || index < start ? 0 : first,
-        after: position && index === start && source.key === position.source ? position.cursor : null,
-      };
-      if (page.first === 0 && !selectsTotal(info)) return Promise.resolve(empty());
+      const page = pageAt(source, index);
+      if (!asked(source, index)) return Promise.resolve(empty());
       return source.url
         ? childPage(source, info, context, filterType, { filter: args.filter ?? null, ...page }, nodeType)
         : own(ownFilter, page).then(ownPage);

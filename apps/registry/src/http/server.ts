@@ -25,6 +25,8 @@ export interface HttpDeps {
     principal: Principal;
     hops: number;
     budgetEndsAt: number | undefined;
+    /** The socket's peer: the rate limit counts callers without an identity by it. */
+    remoteAddress: string | undefined;
   }) => GraphQLContext;
   /** Never shows error text: /readyz is anonymous. Logs under `requestId` instead. */
   readiness: (requestId: string) => Promise<Readiness>;
@@ -104,6 +106,7 @@ export function createHttpServer(deps: HttpDeps): Server {
       hops: Number.isSafeInteger(hops) && hops > 0 ? hops : 0,
       // How long the registry that forwarded it waits (graphql/child-calls.ts).
       budgetEndsAt: fromTree ? budgetFrom(headerValue(req, BUDGET_HEADER)) : undefined,
+      remoteAddress: req.socket.remoteAddress,
     });
     setOperation(() => context.requestLog.operationName ?? operationNameOf(body, req));
     await handleGraphQL(deps.apollo, req, res, body, async () => context, deps.maxTokens);

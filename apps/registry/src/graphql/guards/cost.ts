@@ -25,15 +25,30 @@ export function costEstimator(assumedListSize: number): ComplexityEstimator {
 
 const NODES_EXCEEDED = "Query exceeds the maximum allowed number of nodes.";
 
+type CostRequest = { schema: GraphQLSchema; document: DocumentNode; operationName: string | null };
+
 /** Throws a QUERY_LIMIT_EXCEEDED error when the operation's estimated cost is over the limit. */
 export function checkCost(
-  request: { schema: GraphQLSchema; document: DocumentNode; operationName: string | null },
+  request: CostRequest,
   variables: Record<string, unknown> | undefined,
   limits: QueryLimits,
 ): void {
-  let cost: number;
+  const cost = estimateCost(request, variables, limits);
+  if (cost !== undefined && cost > limits.maxCost)
+    throw queryLimitError("cost", limits.maxCost, cost, "estimated fields");
+}
+
+/**
+ * The operation's estimated cost (what the rate limit charges too); undefined when its variables
+ * do not fit their types, which execution refuses with its own message.
+ */
+export function estimateCost(
+  request: CostRequest,
+  variables: Record<string, unknown> | undefined,
+  limits: QueryLimits,
+): number | undefined {
   try {
-    cost = getComplexity({
+    return getComplexity({
       schema: request.schema,
       query: request.document,
       operationName: request.operationName ?? undefined,
@@ -46,8 +61,6 @@ export function checkCost(
     if (error instanceof Error && error.message === NODES_EXCEEDED) {
       throw queryLimitError("cost", limits.maxCost, limits.maxTokens, "fields (spread fragments), at least");
     }
-    // Variables that do not fit their types: execution refuses them with its own message.
-    return;
+    return undefined;
   }
-  if (cost > limits.maxCost) throw queryLimitError("cost", limits.maxCost, cost, "estimated fields");
 }
