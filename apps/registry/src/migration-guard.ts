@@ -18,6 +18,11 @@ export class MigrationGuard {
   constructor(
     private readonly db: Database,
     private readonly logger: Logger,
+    /**
+     * What a first start does after migrating, done again once migrations were applied to an
+     * emptied database (the first admin token, so that its holder is let in again).
+     */
+    private readonly afterApplied: () => Promise<void> = async () => {},
     private readonly retryAfterMs = 10_000,
   ) {}
 
@@ -46,6 +51,7 @@ export class MigrationGuard {
       this.logger.warn(trigger, "database schema is behind; applying migrations");
       const { applied } = await migrate(this.db);
       this.logger.info({ ...trigger, applied }, "database migrated while running");
+      if (applied.length > 0) await this.afterApplied();
       return "applied";
     } catch (error) {
       this.failedAt = performance.now();

@@ -166,16 +166,19 @@ export async function startRegistry(
         "REGISTRY_AUTH=none: every request is anonymous, with every right; for local experiments only",
       );
     }
-    // The first admin token is an admin of this registry's own namespace (scope "").
-    const firstAdminToken = await bootstrapAdminToken(
-      db,
-      config.auth,
-      async (tx, subject) => {
-        const grant = { principal: subject, role: "admin" as const, scope: "", streamPrefix: null };
-        await insertGrant(tx, grant, { actor: "registry:bootstrap", scopePath: identity.path });
-      },
-      logger,
-    );
+    // The first admin token is an admin of this registry's own namespace (scope ""). Made at the
+    // first start, and again if the database is emptied under the running registry (MigrationGuard).
+    const bootstrapAdmin = () =>
+      bootstrapAdminToken(
+        db,
+        config.auth,
+        async (tx, subject) => {
+          const grant = { principal: subject, role: "admin" as const, scope: "", streamPrefix: null };
+          await insertGrant(tx, grant, { actor: "registry:bootstrap", scopePath: identity.path });
+        },
+        logger,
+      );
+    const firstAdminToken = await bootstrapAdmin();
     const services = createServices(deps, {
       onTokenRevoked: () => apiTokens.forget(),
       healthIntervalMs: config.health.intervalMs,
@@ -196,7 +199,10 @@ export async function startRegistry(
       logger,
     );
     const resync = new Resync(deps, handlers, config.reconciler, logger);
-    const migrations = new MigrationGuard(db, logger);
+    const migrations = new MigrationGuard(db, logger, async () => {
+      const made = await bootstrapAdmin();
+      if (made) process.stdout.write(adminTokenNotice(made, self.url()));
+    });
 
     const apollo = new ApolloServer<GraphQLContext>({
       schema,
@@ -235,6 +241,7 @@ export async function startRegistry(
     const rateLimits = new RateLimits(config.rateLimit);
     const server = createHttpServer({
       apollo,
+      onFault: (error, requestId) => migrations.notice(error, requestId),
       maxTokens: config.queryLimits.maxTokens,
       logger,
       authenticate: (authorization) => authenticator.authenticate(authorization),

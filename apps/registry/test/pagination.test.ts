@@ -32,10 +32,21 @@ async function seedStreams(r: TestRegistry, count: number): Promise<void> {
 }
 
 /** Counts the SQL statements Prisma sends while `work` runs (transaction markers excluded). */
+/**
+ * The SQL queries `work` costs: the fewest of three runs, since the registry's own loops (the
+ * discovery index's supervisor, re-reading its settings) may query the database meanwhile.
+ */
 async function countQueries(r: TestRegistry, work: () => Promise<unknown>): Promise<number> {
+  const counts: number[] = [];
+  for (let run = 0; run < 3; run++) counts.push(await countQueriesOnce(r, work));
+  return Math.min(...counts);
+}
+
+async function countQueriesOnce(r: TestRegistry, work: () => Promise<unknown>): Promise<number> {
   let count = 0;
   const stop = r.db.onQuery((sql) => {
-    if (!/^\s*(BEGIN|COMMIT|ROLLBACK|-- Implicit)/i.test(sql)) count++;
+    // Verifying the API token is cached for a few seconds: whether it is asked depends on timing.
+    if (!/^\s*(BEGIN|COMMIT|ROLLBACK|-- Implicit)/i.test(sql) && !/"api_token"/.test(sql)) count++;
   });
   try {
     await work();
@@ -79,9 +90,9 @@ describe.each(databaseKinds)("pagination and filters on %s", (kind) => {
     );
     expect(pageOf100!.streams.nodes).toHaveLength(100);
     expect(pageOf100!.streams.nodes.flatMap((n) => n.bindings)).toHaveLength(150);
-    // child registries to ask (none here) + streams page + totalCount + bindings of all streams
-    // with their clusters (one join)
-    expect(large).toBe(4);
+    // the caller's grants + child registries to ask (none here) + streams page + totalCount +
+    // bindings of all streams with their clusters (one join)
+    expect(large).toBe(5);
     expect(small).toBe(large);
   });
 

@@ -5,6 +5,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { TEST_AUTHORIZATION } from "@stream-registry/testkit";
 import { postGraphQL } from "./support/graphql-client.ts";
 import { CREATE_BINDING, CREATE_STREAM, DECLARE_CLUSTER, DESCRIBE_BINDINGS } from "./support/operations.ts";
 import { spawnRegistry, type RegistryProcess } from "./support/registry-process.ts";
@@ -183,7 +184,12 @@ async function slowRequest(url: string, query: string, variables: Record<string,
   const half = Math.floor(body.length / 2);
   const req = request(url, {
     method: "POST",
-    headers: { "content-type": "application/json", "content-length": body.length, expect: "100-continue" },
+    headers: {
+      "content-type": "application/json",
+      "content-length": body.length,
+      expect: "100-continue",
+      authorization: TEST_AUTHORIZATION,
+    },
   });
   const response = new Promise<{ status: number | undefined; body: unknown }>((resolve, reject) => {
     req.once("error", reject);

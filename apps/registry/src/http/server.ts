@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { ApolloServer } from "@apollo/server";
-import { ANONYMOUS, ENROLLMENT, type Principal } from "@stream-registry/core";
+import { ANONYMOUS, ENROLLMENT, ErrorCode, type Principal } from "@stream-registry/core";
+import { isDatabaseUnavailable } from "@stream-registry/store";
 import { AuthenticationError } from "../auth/authentication-error.ts";
 import { isEnrollmentOnly } from "../auth/enrollment.ts";
 import { BUDGET_HEADER, budgetFrom, HOPS_HEADER } from "../graphql/child-calls.ts";
@@ -28,6 +29,8 @@ export interface HttpDeps {
     /** The socket's peer: the rate limit counts callers without an identity by it. */
     remoteAddress: string | undefined;
   }) => GraphQLContext;
+  /** Sees every error a request fails with outside GraphQL (a database that lost its tables). */
+  onFault: (error: unknown, requestId: string) => void;
   /** Never shows error text: /readyz is anonymous. Logs under `requestId` instead. */
   readiness: (requestId: string) => Promise<Readiness>;
 }
@@ -58,14 +61,24 @@ export function createHttpServer(deps: HttpDeps): Server {
       );
     });
     route(req, res, requestId, (name) => (operationName = name)).catch((error: unknown) => {
+      // Outside GraphQL's error handling: verifying a credential reads the database.
       deps.logger.error({ requestId, err: error }, "request failed");
-      if (!res.headersSent)
-        sendJson(res, 500, {
-          errors: [
-            { message: "Internal server error", extensions: { code: "INTERNAL_SERVER_ERROR", requestId } },
-          ],
-        });
-      else res.destroy();
+      deps.onFault(error, requestId);
+      if (res.headersSent) return res.destroy();
+      const unavailable = isDatabaseUnavailable(error);
+      sendJson(res, unavailable ? 503 : 500, {
+        errors: [
+          unavailable
+            ? {
+                message: "the registry's database is unavailable",
+                extensions: { code: ErrorCode.DATABASE_UNAVAILABLE, requestId },
+              }
+            : {
+                message: "Internal server error",
+                extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR, requestId },
+              },
+        ],
+      });
     });
   });
 

@@ -1,5 +1,6 @@
 import type { ApolloServerPlugin } from "@apollo/server";
 import { ErrorCode, httpStatusOf, RegistryError } from "@stream-registry/core";
+import { isDatabaseUnavailable } from "@stream-registry/store";
 import { BREAK, GraphQLError, visit, type DocumentNode } from "graphql";
 import { accessOf } from "../authorize.ts";
 import type { GraphQLContext } from "../context.ts";
@@ -22,16 +23,21 @@ export function schemaVisibilityPlugin(production: boolean): ApolloServerPlugin<
       // Asked only when needed: most requests neither ask for the schema nor fail validation.
       let sees: Promise<boolean> | undefined;
       const seesSchema = () => (sees ??= accessOf(contextValue).then((access) => access.seesSchema()));
+      // Grants are asked only for errors that suggest something; if they cannot be read (the
+      // database is down), the suggestions go.
       const hideSuggestions = async (errors?: readonly Error[]) => {
-        if (!errors?.length || (await seesSchema())) return;
-        for (const error of errors) error.message = withoutSuggestions(error.message);
+        const suggesting = (errors ?? []).filter(
+          (error) => withoutSuggestions(error.message) !== error.message,
+        );
+        if (suggesting.length === 0 || (await seesSchema().catch(() => false))) return;
+        for (const error of suggesting) error.message = withoutSuggestions(error.message);
       };
       return {
         async validationDidStart() {
           return hideSuggestions;
         },
         async didResolveOperation({ document }) {
-          if (asksForSchema(document) && !(await seesSchema())) {
+          if (asksForSchema(document) && !(await seesSchema().catch(unavailable))) {
             const message =
               "the schema (introspection, _service) is shown in production only to admins of this registry and to its parent";
             // Apollo reports what this hook throws as is, with the HTTP status the error carries.
@@ -47,6 +53,18 @@ export function schemaVisibilityPlugin(production: boolean): ApolloServerPlugin<
       };
     },
   };
+}
+
+/** A database that cannot be read here answers as it does in resolvers: 503, DATABASE_UNAVAILABLE. */
+function unavailable(error: unknown): never {
+  if (!isDatabaseUnavailable(error)) throw error;
+  throw new GraphQLError("the registry's database is unavailable", {
+    originalError: error instanceof Error ? error : undefined,
+    extensions: {
+      code: ErrorCode.DATABASE_UNAVAILABLE,
+      http: { status: httpStatusOf[ErrorCode.DATABASE_UNAVAILABLE] },
+    },
+  });
 }
 
 /** Whether a document selects a field that shows the schema, anywhere (fragments too). */
