@@ -99,14 +99,25 @@ export function createHttpServer(deps: HttpDeps): Server {
       return res.end();
     }
     if (path !== "/graphql") return sendJson(res, 404, { error: `no route ${path}; the API is at /graphql` });
-    const { ok, body } = await readJsonBody(req, res);
-    if (!ok) return;
-    let principal: Principal;
+    // A credential is verified before the body is read: one that does not verify is refused at
+    // once. Without any, only Apollo Sandbox's page and a request that only registers or
+    // unregisters a child registry (its input carries the enrollment token and the child's
+    // credential) are let through; the body is read, within its size limit, to tell.
+    let principal: Principal | undefined;
+    let refusal: AuthenticationError | undefined;
     try {
-      principal = await authenticate(req, body);
+      principal = await deps.authenticate(headerValue(req, "authorization"));
     } catch (error) {
       if (!(error instanceof AuthenticationError)) throw error;
-      return sendUnauthenticated(res, error, requestId);
+      if (error.credentialGiven) return sendUnauthenticated(res, error, requestId);
+      refusal = error;
+      if (landingPage(req)) principal = ANONYMOUS;
+    }
+    const { ok, body } = await readJsonBody(req, res);
+    if (!ok) return;
+    if (!principal) {
+      if (!isEnrollmentOnly(body)) return sendUnauthenticated(res, refusal!, requestId);
+      principal = ENROLLMENT;
     }
     // The tree's own headers count only from the registry above (or when nobody is verified):
     // from anyone else they are stripped, as a caller's identity headers are.
@@ -123,22 +134,6 @@ export function createHttpServer(deps: HttpDeps): Server {
     });
     setOperation(() => context.requestLog.operationName ?? operationNameOf(body, req));
     await handleGraphQL(deps.apollo, req, res, body, async () => context, deps.maxTokens);
-  }
-
-  /**
-   * The request's principal: none is needed for Apollo Sandbox's page, nor for a request that only
-   * registers or unregisters a child registry (its input carries the enrollment token and the
-   * child's credential); everything else is verified from its Authorization header.
-   */
-  async function authenticate(req: IncomingMessage, body: unknown): Promise<Principal> {
-    try {
-      return await deps.authenticate(headerValue(req, "authorization"));
-    } catch (error) {
-      if (!(error instanceof AuthenticationError) || error.credentialGiven) throw error;
-      if (landingPage(req)) return ANONYMOUS;
-      if (isEnrollmentOnly(body)) return ENROLLMENT;
-      throw error;
-    }
   }
 }
 
