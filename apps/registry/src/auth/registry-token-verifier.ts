@@ -103,6 +103,9 @@ async function verifyWith(
     audience,
     algorithms: [...REGISTRY_KEY_ALGORITHMS],
     clockTolerance: CLOCK_TOLERANCE_S,
+    // Issued now, not later: without it a token whose iat is in the future (exp - iat within the
+    // TTL) would be accepted at once and stay valid until its far-off exp.
+    maxTokenAge: REGISTRY_TOKEN_TTL_S,
     requiredClaims: ["exp", "iat", "jti", "sub"],
   });
   return payload;

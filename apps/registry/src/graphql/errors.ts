@@ -33,8 +33,9 @@ export function createErrorFormatter(production: boolean) {
       };
     }
     const code = formatted.extensions?.code;
-    // Apollo Server's own refusals of malformed requests are safe to show as they are.
-    if (isRequestErrorCode(code)) return formatted;
+    // Apollo Server's own refusals of malformed requests are safe to show, without the values they quote.
+    if (isRequestErrorCode(code))
+      return { ...formatted, message: withoutEchoedValue(formatted.message, error) };
     if (isDatabaseUnavailable(original)) {
       return {
         ...formatted,
@@ -48,6 +49,30 @@ export function createErrorFormatter(production: boolean) {
       extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR },
     };
   };
+}
+
+/**
+ * graphql-js quotes a value it refused ('Variable "$input" got invalid value { ... } at "input.x";
+ * ...', 'Expected value of type "X", found { ... }', 'String cannot represent a non string value:
+ * ...'): a secret sent in the wrong place would come back in the answer, and secrets are never in
+ * errors (issue 11). Where and why stay; the value goes. `error` is the one Apollo formats, whose
+ * `originalError` is the reason graphql-js appended to its message.
+ */
+export function withoutEchoedValue(message: string, error: unknown): string {
+  const inner = error instanceof GraphQLError ? error.originalError : undefined;
+  const appended = inner && inner.message !== message && message.endsWith(`; ${inner.message}`);
+  const head = appended ? message.slice(0, -(inner.message.length + 2)) : message;
+  const reason = appended ? `; ${unquoted(inner.message)}` : "";
+  const variable = /^Variable "\$[^"]+"(?= got invalid value )/.exec(head);
+  if (variable) return `${variable[0]} got an invalid value${/ at "[^"]*"$/.exec(head)?.[0] ?? ""}${reason}`;
+  const literal = /^Expected value of type "[^"]+"(?=, found )/.exec(head);
+  if (literal) return `${literal[0]}, found another value${reason || "."}`;
+  return unquoted(message);
+}
+
+/** A scalar's refusal without the value: "Int cannot represent non-integer value: 1.5" keeps its first part. */
+function unquoted(reason: string): string {
+  return reason.replace(/^(\w+ cannot represent [^:]*): [\s\S]*$/, "$1.");
 }
 
 /**

@@ -223,9 +223,10 @@ const MAX_BIGINT = 2n ** 63n - 1n;
 
 /**
  * Secrets are write-only: filtering on one (a secret key, providers' included, or a value with
- * a password in it) would let a caller confirm a guessed value.
+ * a password in it) would let a caller confirm a guessed value. Lists of the discovery index
+ * (discovery-index-service.ts) are checked the same way.
  */
-function checkConfigFilter(entries: ConfigEntryFilter[], secrets: SecretKeyRule): ConfigEntryFilter[] {
+export function checkConfigFilter(entries: ConfigEntryFilter[], secrets: SecretKeyRule): ConfigEntryFilter[] {
   // Each entry is one more JSON path condition on every row scanned.
   if (entries.length > MAX_CONFIG_FILTERS) {
     throw new RegistryError(

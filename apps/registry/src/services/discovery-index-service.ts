@@ -8,6 +8,7 @@ import {
   type IndexFilter,
   type IndexPosition,
 } from "@stream-registry/store";
+import { checkConfigFilter } from "./catalog.ts";
 import type { ServiceDeps } from "./deps.ts";
 
 /** How far behind one child the index is (the API's IndexLag). */
@@ -39,12 +40,19 @@ export class DiscoveryIndex {
     visible: Visibility,
   ): Promise<{ rows: IndexedEntry[]; hasNextPage: boolean }> {
     checkPageSize(first);
+    this.checkFilter(filter);
     const rows = await listIndexed(this.deps.db.prisma, kind, filter, { after, limit: first + 1 }, visible);
     return { rows: rows.slice(0, first), hasNextPage: rows.length > first };
   }
 
-  count(kind: IndexedKind, filter: IndexFilter, visible: Visibility): Promise<number> {
+  async count(kind: IndexedKind, filter: IndexFilter, visible: Visibility): Promise<number> {
+    this.checkFilter(filter);
     return countIndexed(this.deps.db.prisma, kind, filter, visible);
+  }
+
+  /** No filter on a secret (INVALID_INPUT), as a registry's own lists refuse it (catalog.ts). */
+  private checkFilter(filter: IndexFilter): void {
+    if (filter.config?.length) checkConfigFilter(filter.config, this.deps.providers.isSecret);
   }
 
   /**
