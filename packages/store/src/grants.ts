@@ -102,8 +102,9 @@ export async function insertGrant(
 
 /**
  * Revokes `grant`: the grant as it was, or null if there was none. An admin grant on this
- * registry's own namespace (without prefix) is not revoked while it is the last one ("last
- * admin"): no one could grant anything here again. Those grants are locked meanwhile, so two
+ * registry's own namespace (without prefix) is not revoked while it is the last one that can be
+ * used ("last admin"; an API token's counts while the token is live): no one could grant anything
+ * here again. Those grants are locked meanwhile, so two
  * revocations at once cannot both pass.
  */
 export async function deleteGrant(
@@ -113,9 +114,16 @@ export async function deleteGrant(
 ): Promise<StoredGrant | null | "last admin"> {
   return writeTransaction(prisma, async (tx) => {
     if (grant.role === "admin" && grant.scope === "" && grant.streamPrefix === null) {
+      // An API token's grant counts only while the token can be used (not revoked, not expired):
+      // others cannot let anyone in. Users and groups count: who holds them is the issuer's.
       const admins = await tx.$queryRaw<{ principal: string }[]>`
-        SELECT principal FROM access_grant
-        WHERE role = 'admin' AND scope = '' AND stream_prefix = '' ORDER BY id FOR UPDATE`;
+        SELECT g.principal FROM access_grant g
+        WHERE g.role = 'admin' AND g.scope = '' AND g.stream_prefix = ''
+          AND (g.principal NOT LIKE 'token:%' OR EXISTS (
+            SELECT 1 FROM api_token t
+            WHERE 'token:' || t.name = g.principal AND t.revoked_at IS NULL
+              AND (t.expires_at IS NULL OR t.expires_at > now())))
+        ORDER BY g.id FOR UPDATE OF g`;
       if (admins.length === 1 && admins[0]!.principal === grant.principal) return "last admin";
     }
     const [gone] = await tx.$queryRaw<GrantRow[]>`

@@ -23,6 +23,8 @@ import {
 import { applyIndexPage, countIndexed, ensureIndexFollows, listIndexed } from "../src/discovery-index.ts";
 import { migrate } from "../src/migrate.ts";
 import { recordChange } from "../src/change-log.ts";
+import { createApiToken, revokeApiToken } from "../src/api-tokens.ts";
+import { writeTransaction } from "../src/transaction.ts";
 
 const grant = (principal: string, role: Role, scope: string, streamPrefix: string | null = null): Grant => ({
   principal,
@@ -96,6 +98,31 @@ describe.each(databaseKinds)("grants and what lists show on %s", (kind) => {
       expect(outcomes.filter((o) => o === "last admin")).toHaveLength(1);
       const left = await listGrants(prisma(), {}, ALL, { limit: 100 });
       expect(left.filter((g) => g.role === "admin" && g.scope === "")).toHaveLength(1);
+    });
+
+    it("counts an API token's admin grant only while the token can be used", async () => {
+      const [last] = (await listGrants(prisma(), {}, ALL, { limit: 100 })).filter(
+        (g) => g.role === "admin" && g.scope === "",
+      );
+      const token = (name: string, expiresAt: Date | null) =>
+        writeTransaction(prisma(), (tx) =>
+          createApiToken(tx, { name, hash: `hash-${name}`, groups: [], createdBy: "token:admin", expiresAt }),
+        );
+      await token("revoked-admin", null);
+      await writeTransaction(prisma(), (tx) => revokeApiToken(tx, "revoked-admin", "token:admin"));
+      await token("expired-admin", new Date(Date.now() - 1_000));
+      for (const name of ["revoked-admin", "expired-admin", "never-made"])
+        await createGrant(prisma(), grant(`token:${name}`, "admin", ""), log);
+      // None of them lets anyone in: the last usable admin is still the last.
+      expect(await deleteGrant(prisma(), grant(last!.principal, "admin", ""), log)).toBe("last admin");
+      await token("live-admin", null);
+      await createGrant(prisma(), grant("token:live-admin", "admin", ""), log);
+      expect(await deleteGrant(prisma(), grant(last!.principal, "admin", ""), log)).not.toBe("last admin");
+      expect(await deleteGrant(prisma(), grant("token:live-admin", "admin", ""), log)).toBe("last admin");
+      // A grant that lets no one in may always go.
+      expect(await deleteGrant(prisma(), grant("token:revoked-admin", "admin", ""), log)).not.toBe(
+        "last admin",
+      );
     });
   });
 
