@@ -1,4 +1,5 @@
 import path from "node:path";
+import { parseConnectAllow, type ConnectAllowList } from "@stream-registry/core";
 import { z } from "zod";
 import { authConfigFrom, authEnv, type AuthConfig } from "./auth/auth-config.ts";
 import { NO_CLUSTER_PRESETS, readClusterPresets, type ClusterPresets } from "./cluster-presets.ts";
@@ -39,6 +40,11 @@ export interface RegistryConfig {
   secretKeys: SecretKeysConfig;
   /** Who may call it: see docs/security.md. */
   auth: AuthConfig;
+  /**
+   * Where a caller may make the registry connect (cluster endpoints, parent and child URLs):
+   * REGISTRY_CONNECT_ALLOW; undefined: anywhere. See docs/security.md "Where the registry connects".
+   */
+  connectAllow: ConnectAllowList | undefined;
 }
 
 export interface ReconcilerConfig {
@@ -119,6 +125,16 @@ const envSchema = z.object({
     .min(1, "must be a whole number of seconds, at least 1")
     .max(86_400, "must be at most 86400 seconds (a day)")
     .default(DEFAULT_RATE_LIMIT.windowSeconds),
+  // Unset or empty: no restriction; "none": nowhere.
+  REGISTRY_CONNECT_ALLOW: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined || value.trim() === "") return undefined;
+      const { list, errors } = parseConnectAllow(value);
+      for (const message of errors) context.addIssue({ code: "custom", message });
+      return list;
+    }),
   ...secretKeysEnv,
   ...authEnv,
 });
@@ -180,5 +196,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     publicUrl: e.REGISTRY_PUBLIC_URL,
     secretKeys: secretKeysFrom(e, cwd),
     auth: authConfigFrom(e, cwd, e.NODE_ENV === "production"),
+    connectAllow: e.REGISTRY_CONNECT_ALLOW,
   };
 }

@@ -53,6 +53,7 @@ import { Resync } from "./reconciler/resync.ts";
 import { RegistryIdentity } from "./identity.ts";
 import { checkKeysInUse, resolveKeyring } from "./secrets/keyring.ts";
 import type { SelfDescription } from "./services/child-registry-service.ts";
+import { ConnectGuard, logConnectAllow } from "./services/connect-guard.ts";
 import { createServices } from "./services/services.ts";
 import { version } from "./version.ts";
 
@@ -179,7 +180,9 @@ export async function startRegistry(
         logger,
       );
     const firstAdminToken = await bootstrapAdmin();
+    logConnectAllow(config.connectAllow, config.production, logger);
     const services = createServices(deps, {
+      connect: new ConnectGuard(config.connectAllow),
       onTokenRevoked: () => apiTokens.forget(),
       healthIntervalMs: config.health.intervalMs,
       clusterPresets: config.clusterPresets,

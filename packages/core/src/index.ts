@@ -19,4 +19,5 @@ export * from "./resource-status.ts";
 export * from "./principal.ts";
 export * from "./grant.ts";
 export * from "./access.ts";
+export * from "./connect-allow.ts";
 export { quote } from "./quote.ts";

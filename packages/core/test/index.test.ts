@@ -54,6 +54,10 @@ describe("public API", () => {
       openConfigSets: "function",
       UnreadableSecrets: "function",
       secretPlaceholder: "function",
+      ConnectAllowList: "function",
+      parseConnectAllow: "function",
+      normalizeHost: "function",
+      formatHostPort: "function",
     };
     const actual = Object.fromEntries(
       Object.keys(expected).map((name) => [name, typeof (core as Record<string, unknown>)[name]]),

@@ -41,6 +41,17 @@ export interface ClusterProbe {
   details?: { [key: string]: JsonValue };
 }
 
+/** A network endpoint a cluster's config makes a provider connect to (see clusterEndpoints). */
+export interface ClusterEndpoint {
+  /** A host name or an IP address (IPv6 without brackets). */
+  host: string;
+  port: number;
+  /** The config key that names it, from the maps: e.g. ["apache.kafka", "bootstrap.servers"]. */
+  field: string[];
+  /** What it is, for messages: e.g. "bootstrap server", "schema registry". */
+  label?: string;
+}
+
 export interface BindingRequest {
   streamName: string;
   cluster: ClusterTarget;
@@ -82,6 +93,15 @@ export interface StreamInfrastructureManager {
     configMaps: ConfigMaps,
     context: OperationContext,
   ): Promise<ClusterProbe | void>;
+  /**
+   * Optional: every network endpoint a cluster with these config maps makes the provider connect
+   * to (bootstrap servers, a schema registry's URL, ...). The registry checks them against its
+   * allow-list (REGISTRY_CONNECT_ALLOW, docs/security.md) before validateCluster, so it must not
+   * connect nor resolve anything itself; it is called with maps that passed the maps' `validate`.
+   * A provider that connects nowhere returns []. While an allow-list is set, clusters of a provider
+   * without this method cannot be declared (the registry cannot tell where they would connect).
+   */
+  clusterEndpoints?(configMaps: ConfigMaps): ClusterEndpoint[];
   /**
    * Probes a declared cluster's connectivity (called periodically for health). Throws a retriable
    * InfrastructureError when the cluster cannot be reached.

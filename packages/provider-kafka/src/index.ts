@@ -13,6 +13,7 @@ export {
   type DesiredTopic,
 } from "./config/config-maps.ts";
 export { clusterKeys, parseClusterConfig, type ClusterSettings } from "./config/cluster-config.ts";
+export { kafkaClusterEndpoints } from "./config/cluster-endpoints.ts";
 export { streamKeys } from "./config/stream-config.ts";
 export { clientKeys } from "./config/client-config.ts";
 export { KafkaConnections, type KafkaConnectionOptions } from "./connection/kafka-connections.ts";

@@ -12,6 +12,7 @@ import {
 } from "@stream-registry/provider-api";
 import type { Admin } from "kafkajs";
 import { createBindingTopics, deleteBindingTopics } from "./batch-bindings.ts";
+import { kafkaClusterEndpoints } from "./config/cluster-endpoints.ts";
 import type { KafkaConnections } from "./connection/kafka-connections.ts";
 import { isOutage, resolveSettings } from "./connection/kafka-connections.ts";
 import { createOrAdopt, desiredTopic, observe } from "./topic/binding-topic.ts";
@@ -54,6 +55,9 @@ export function createKafkaInfrastructure(connections: KafkaConnections) {
   }
 
   const infrastructure = {
+    /** The bootstrap servers: checked against the registry's allow-list before anything connects. */
+    clusterEndpoints: kafkaClusterEndpoints,
+
     async validateCluster(
       clusterName: string,
       configMaps: ConfigMaps,

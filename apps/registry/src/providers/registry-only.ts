@@ -12,6 +12,8 @@ export const registryOnlyProvider = {
   description: "Records metadata only; realizes nothing. Bindings become ONLINE at once.",
   configMaps: [],
   infrastructure: {
+    // It connects nowhere: its clusters pass any REGISTRY_CONNECT_ALLOW.
+    clusterEndpoints: () => [],
     async validateCluster(_name, _config, { signal }) {
       signal.throwIfAborted();
       return { latencyMs: 0 };

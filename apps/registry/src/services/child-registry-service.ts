@@ -26,6 +26,7 @@ import {
 import { checkPublicKeys, publicKeysOf } from "../auth/public-keys.ts";
 import type { RegistryIdentity } from "../identity.ts";
 import { checkRegistryUrl } from "./registry-url.ts";
+import { ConnectGuard, urlTarget } from "./connect-guard.ts";
 import type { Actor, ServiceDeps } from "./deps.ts";
 import { pushIf, throwIfAny, UserErrors } from "./user-errors.ts";
 
@@ -59,6 +60,8 @@ export class ChildRegistryService {
     private readonly identity: RegistryIdentity,
     private readonly self: SelfDescription,
     enrollmentToken: string | undefined,
+    /** Where a caller may make the registry connect (REGISTRY_CONNECT_ALLOW): a child's URL is called. */
+    private readonly connect: ConnectGuard = ConnectGuard.UNRESTRICTED,
   ) {
     this.token = enrollmentToken ? createHash("sha256").update(enrollmentToken, "utf8").digest() : undefined;
   }
@@ -159,7 +162,14 @@ export class ChildRegistryService {
       errors.push(userError(ErrorCode.INVALID_INPUT, ["input", "registryId"], "registryId must be a UUID"));
     }
     pushIf(errors, checkName(input.name, ["input", "name"], "namespace name"));
-    pushIf(errors, checkRegistryUrl(input.url, ["input", "url"]));
+    const badUrl = checkRegistryUrl(input.url, ["input", "url"]);
+    pushIf(errors, badUrl);
+    // This registry will call the child there (forwarded requests, its index, probes).
+    if (!badUrl) {
+      errors.push(
+        ...(await this.connect.refusals([urlTarget(input.url, ["input", "url"], "child registry URL")])),
+      );
+    }
     if (input.version.length === 0 || input.version.length > MAX_VERSION_LENGTH) {
       errors.push(
         userError(

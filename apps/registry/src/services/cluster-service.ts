@@ -4,8 +4,12 @@ import {
   fqnPrefix as namespacePrefix,
   quote,
   RegistryError,
+  userError,
   type Cluster,
+  type ConfigMaps,
+  type UserError,
 } from "@stream-registry/core";
+import type { ClusterEndpoint, StreamProvider } from "@stream-registry/provider-api";
 import {
   createCluster,
   deleteCluster,
@@ -18,14 +22,19 @@ import {
   writeTransaction,
 } from "@stream-registry/store";
 import { NO_CLUSTER_PRESETS, type ClusterPresets } from "../cluster-presets.ts";
+import { registryOnlyProvider } from "../providers/registry-only.ts";
 import { checkClusterInput, type DeclareClusterInput } from "./cluster-input.ts";
+import { ConnectGuard } from "./connect-guard.ts";
 import type { Actor, Caller, ServiceDeps } from "./deps.ts";
 import { retryOnStale, StaleRead } from "./optimistic.ts";
+import { throwIfAny } from "./user-errors.ts";
 
 export class ClusterService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly presets: ClusterPresets = NO_CLUSTER_PRESETS,
+    /** Where a caller may make the registry connect (REGISTRY_CONNECT_ALLOW). */
+    private readonly connect: ConnectGuard = ConnectGuard.UNRESTRICTED,
   ) {}
 
   /**
@@ -55,6 +64,8 @@ export class ClusterService {
       input,
       this.presets,
     );
+    // Before the provider validates (which connects): nothing is asked of a refused address.
+    throwIfAny(await this.connectRefusals(input.name, kind, provider, clear));
     const probe = await this.deps.providers.validateCluster(provider, input.name, clear, ["input", "config"]);
 
     // Secrets given in clear are sealed as they are stored (keyring: the keys they are sealed with).
@@ -93,6 +104,48 @@ export class ClusterService {
       await recordClusterHealth(this.deps.db.prisma, result.cluster.id, { ok: true, probe }).catch(() => {});
     }
     return result;
+  }
+
+  /**
+   * The endpoints of the cluster's config that REGISTRY_CONNECT_ALLOW does not allow. Those the
+   * cluster's preset (REGISTRY_CLUSTERS_FILE, for the same provider) names are the operator's own
+   * and not checked. A provider that does not say where it connects (no clusterEndpoints) is
+   * refused while a list is set.
+   */
+  private async connectRefusals(
+    name: string,
+    kind: string,
+    provider: StreamProvider,
+    config: ConfigMaps,
+  ): Promise<UserError[]> {
+    if (!this.connect.restricted) return [];
+    const infrastructure = provider.infrastructure;
+    if (!infrastructure.clusterEndpoints) {
+      return [
+        userError(
+          ErrorCode.INVALID_INPUT,
+          ["input", "provider"],
+          `provider ${quote(kind)} does not say where its clusters connect (clusterEndpoints), so none of its ` +
+            `clusters can be declared while REGISTRY_CONNECT_ALLOW is set`,
+        ),
+      ];
+    }
+    const key = (endpoint: ClusterEndpoint) => `${endpoint.host.toLowerCase()}:${endpoint.port}`;
+    const preset = this.presets.clusters.get(name);
+    const presetKind = preset && (preset.provider ?? registryOnlyProvider.kind);
+    const operators = new Set(
+      preset && presetKind === kind ? infrastructure.clusterEndpoints(preset.config ?? {}).map(key) : [],
+    );
+    const targets = infrastructure
+      .clusterEndpoints(config)
+      .filter((endpoint) => !operators.has(key(endpoint)))
+      .map((endpoint) => ({
+        host: endpoint.host,
+        port: endpoint.port,
+        field: ["input", "config", ...endpoint.field],
+        label: endpoint.label ?? "endpoint",
+      }));
+    return this.connect.refusals(targets);
   }
 
   async delete(name: string, { actor, access }: Caller): Promise<Cluster> {

@@ -12,6 +12,7 @@ import {
 import type { RegistryIdentity } from "../identity.ts";
 import type { SelfDescription } from "./child-registry-service.ts";
 import type { Caller, ServiceDeps } from "./deps.ts";
+import { ConnectGuard, urlTarget } from "./connect-guard.ts";
 import { registerWith, registrationErrors } from "./parent-registration.ts";
 import { checkRegistryUrl } from "./registry-url.ts";
 import { pushIf, throwIfAny, UserErrors } from "./user-errors.ts";
@@ -28,6 +29,8 @@ export class ParentService {
     private readonly deps: Pick<ServiceDeps, "db" | "wakeReconciler">,
     private readonly identity: RegistryIdentity,
     private readonly self: SelfDescription,
+    /** Where a caller may make the registry connect (REGISTRY_CONNECT_ALLOW). */
+    private readonly connect: ConnectGuard = ConnectGuard.UNRESTRICTED,
   ) {}
 
   /** The link in use; null without a parent. */
@@ -43,7 +46,14 @@ export class ParentService {
     // A registry connects somewhere new only for an admin.
     access.require("admin", "", "declaring a parent registry");
     const errors: UserError[] = [];
-    pushIf(errors, checkRegistryUrl(input.url, ["input", "url"]));
+    const badUrl = checkRegistryUrl(input.url, ["input", "url"]);
+    pushIf(errors, badUrl);
+    // Before anything connects to it: the registration below calls the parent.
+    if (!badUrl) {
+      errors.push(
+        ...(await this.connect.refusals([urlTarget(input.url, ["input", "url"], "parent registry URL")])),
+      );
+    }
     if (input.token.length === 0 || input.token.length > MAX_TOKEN_LENGTH) {
       errors.push(
         userError(

@@ -4,6 +4,7 @@ import type { RegistryIdentity } from "../identity.ts";
 import { BindingService } from "./binding-service.ts";
 import { Catalog } from "./catalog.ts";
 import { ClusterService } from "./cluster-service.ts";
+import type { ConnectGuard } from "./connect-guard.ts";
 import { DiscoveryIndex } from "./discovery-index-service.ts";
 import { GrantService } from "./grant-service.ts";
 import type { ServiceDeps } from "./deps.ts";
@@ -35,20 +36,28 @@ export function createServices(
     enrollmentToken?: string | undefined;
     healthIntervalMs?: number;
     clusterPresets?: ClusterPresets;
+    /** REGISTRY_CONNECT_ALLOW: where callers may make the registry connect; none: anywhere. */
+    connect?: ConnectGuard;
     /** Called when a token is revoked: verifiers forget what they kept of it. */
     onTokenRevoked?: () => void;
   },
 ): Services {
-  const parent = new ParentService(deps, options.identity, options.self);
+  const parent = new ParentService(deps, options.identity, options.self, options.connect);
   return {
-    clusters: new ClusterService(deps, options.clusterPresets),
+    clusters: new ClusterService(deps, options.clusterPresets, options.connect),
     streams: new StreamService(deps),
     bindings: new BindingService(deps),
     catalog: new Catalog(deps),
     health: new HealthService(options.healthIntervalMs ?? 0),
     namespaces: new NamespaceService(deps, options.identity, parent),
     parent,
-    children: new ChildRegistryService(deps, options.identity, options.self, options.enrollmentToken),
+    children: new ChildRegistryService(
+      deps,
+      options.identity,
+      options.self,
+      options.enrollmentToken,
+      options.connect,
+    ),
     index: new DiscoveryIndex(deps),
     grants: new GrantService(deps),
     tokens: new ApiTokenService(deps.db, options.onTokenRevoked ?? (() => {})),
