@@ -3,6 +3,8 @@ import { HeaderMap, type ApolloServer, type BaseContext, type ContextFunction } 
 import { checkTokens } from "../graphql/guards/tokens.ts";
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** The most a request without a credential may send: a child's registration (its SDL) fits. */
+export const ENROLLMENT_BODY_BYTES = 1024 * 1024;
 
 /**
  * Hands one node:http request to Apollo Server and writes its answer. Query text over `maxTokens`
@@ -50,20 +52,19 @@ function queryText(body: unknown): string | null {
 export async function readJsonBody(
   req: IncomingMessage,
   res: ServerResponse,
+  maxBytes = MAX_BODY_BYTES,
 ): Promise<{ ok: boolean; body: unknown }> {
   if (req.method !== "POST") return { ok: true, body: undefined };
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
+    if (size > maxBytes) {
       // The rest of the body is not read: the connection cannot carry another request after it.
       res.setHeader("connection", "close");
       res.on("finish", () => req.destroy());
       sendJson(res, 413, {
-        errors: [
-          { message: `request body exceeds ${MAX_BODY_BYTES} bytes`, extensions: { code: "BAD_REQUEST" } },
-        ],
+        errors: [{ message: `request body exceeds ${maxBytes} bytes`, extensions: { code: "BAD_REQUEST" } }],
       });
       return { ok: false, body: undefined };
     }

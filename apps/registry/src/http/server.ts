@@ -9,7 +9,7 @@ import { BUDGET_HEADER, budgetFrom, HOPS_HEADER } from "../graphql/child-calls.t
 import type { GraphQLContext } from "../graphql/context.ts";
 import type { Logger } from "../logger.ts";
 import type { Readiness } from "./readiness.ts";
-import { handleGraphQL, readJsonBody, sendJson } from "./apollo-handler.ts";
+import { ENROLLMENT_BODY_BYTES, handleGraphQL, readJsonBody, sendJson } from "./apollo-handler.ts";
 
 export interface HttpDeps {
   apollo: ApolloServer<GraphQLContext>;
@@ -113,7 +113,10 @@ export function createHttpServer(deps: HttpDeps): Server {
       refusal = error;
       if (landingPage(req)) principal = ANONYMOUS;
     }
-    const { ok, body } = await readJsonBody(req, res);
+    // Without a credential, only a registration's size: more cannot be one.
+    if (!principal && Number(req.headers["content-length"] ?? 0) > ENROLLMENT_BODY_BYTES)
+      return sendUnauthenticated(res, refusal!, requestId);
+    const { ok, body } = await readJsonBody(req, res, principal ? undefined : ENROLLMENT_BODY_BYTES);
     if (!ok) return;
     if (!principal) {
       if (!isEnrollmentOnly(body)) return sendUnauthenticated(res, refusal!, requestId);

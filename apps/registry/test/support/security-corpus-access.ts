@@ -335,6 +335,15 @@ export function accessCases(): CorpusCase[] {
     { rawBody: huge, mutates: true },
     { status: 413, code: "BAD_REQUEST" },
   );
+  // Without a credential, nothing larger than a registration is read: refused as unauthenticated.
+  add(
+    "limits",
+    "no credential, an 11 MB body",
+    "/",
+    () => ({}),
+    { rawBody: huge, mutates: true },
+    UNAUTHENTICATED,
+  );
   add(
     "limits",
     "a writer, a batch of 50 mutations in one body",
