@@ -1,6 +1,6 @@
 /**
  * npm run bench:federation [-- --streams 5000 --requests 200 --concurrency 8 --page 50 --burst 1000
- *   --create-concurrency 18 --batch 10 --populate-linked --database pglite|postgres]
+ *   --create-concurrency 18 --batch 10 --populate-linked --security-rounds 3 --database pglite|postgres]
  *
  * Discovery across a tree of registries (issue 10). Starts 13 real registry processes in
  * production mode (NODE_ENV=production, request logging on), each with its own database: a root
@@ -23,7 +23,11 @@
  * time, give requests/s and the CPU each registry spent per request (above its idle rate). The
  * registries' request logs give each hop's own time. Then the index lag: a burst of --burst
  * creates at one leaf, and the time from the last one's answer until the root's index counts them
- * all (polled every 20 ms). Prints the figures and the targets' ratios from this run.
+ * all (polled every 20 ms). Then security's cost (issue 11): the whole tree restarted, alternately,
+ * with authentication on (NODE_ENV=production; each hop a token the registry above signs) and off
+ * (NODE_ENV=development, REGISTRY_AUTH=none, which production refuses; the request path's only
+ * production-only behaviour is security's), --security-rounds times each, the same first pages and
+ * look-ups measured after each start. Prints the figures and the targets' ratios from this run.
  * A benchmark, not a test: it asserts nothing about speed, and exits 0 unless something broke.
  */
 import { loadavg } from "node:os";
@@ -62,6 +66,7 @@ const { values } = parseArgs({
     batch: { type: "string", default: "10" },
     database: { type: "string", default: "pglite" },
     "populate-linked": { type: "boolean", default: false },
+    "security-rounds": { type: "string", default: "3" },
   },
 });
 const streamsPerLeaf = Number(values.streams);
@@ -73,6 +78,7 @@ const createConcurrency = Number(values["create-concurrency"]);
 const batch = Math.max(1, Math.min(15, Number(values.batch))); // two aliases a stream, at most 30
 const kind = values.database === "postgres" ? "postgres" : "pglite";
 const populateLinked = values["populate-linked"];
+const securityRounds = Number(values["security-rounds"]);
 const total = streamsPerLeaf * LEAVES.length;
 const LEAF = "/aws/us-reg1"; // the leaf of the direct rows, the look-ups and the lag burst
 const INNER_OF_LEAF = "/aws";
@@ -530,6 +536,36 @@ try {
     };
   }
 
+  /** Until the restarted tree spends no more CPU than it did idle before (start-up done), 90 s at most. */
+  async function settle(watch: ProcessWatch): Promise<void> {
+    const sum = (rates: Map<string, number>) =>
+      PATHS.reduce((total, path) => total + (rates.get(path) ?? 0), 0);
+    const deadline = performance.now() + 90_000;
+    while (performance.now() < deadline && sum(await idleRates(watch, 2_000)) > sum(idle) * 1.5 + 0.2);
+  }
+
+  // Security on beside off: the tree restarted in each mode, in turn; the same rows after each start.
+  const securityRows = [pageRows[0], pageRows[1], pageRows[2], lookupRows[0], lookupRows[3]].filter(
+    (row): row is Row => row !== undefined,
+  );
+  const securityP50s = { on: [] as number[][], off: [] as number[][] };
+  const modes = {
+    on: { NODE_ENV: "production" },
+    off: { NODE_ENV: "development", REGISTRY_AUTH: "none" },
+  } as const;
+  for (let round = 0; round < securityRounds; round++) {
+    for (const mode of ["off", "on"] as const) {
+      log(`security ${mode}, round ${round + 1} of ${securityRounds}: restarting the tree`);
+      await forEachConcurrently(PATHS.length, PATHS.length, (i) => at(PATHS[i]!).stop());
+      await forEachConcurrently(PATHS.length, 3, (i) => at(PATHS[i]!).start(modes[mode]));
+      const restarted = new ProcessWatch();
+      for (const path of PATHS) restarted.add(path, registryPid(at(path)));
+      await settle(restarted);
+      const results = await measureInterleaved(securityRows, { ...options, watch: restarted });
+      securityP50s[mode].push(results.map((m) => percentile(m.sequential, 50)));
+    }
+  }
+
   // The report.
   console.log(
     `\nbench:federation: ${PATHS.length} registries (${kind}), ${streamsPerLeaf} streams with a binding at each of ` +
@@ -596,6 +632,27 @@ try {
   );
   for (const p of paging) if (p.failure) console.log(`  ${p.what}: the first failed page: ${p.failure}`);
 
+  if (securityRounds > 0) {
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const of = (mode: "on" | "off", r: number) => median(securityP50s[mode].map((p50s) => p50s[r]!));
+    console.log(
+      `Security on (NODE_ENV=production, tokens) beside off (NODE_ENV=development, REGISTRY_AUTH=none): ` +
+        `p50 ms, the median of ${securityRounds} restarts of the tree in each mode, in turn`,
+    );
+    console.table(
+      securityRows.map((row, r) => ({
+        what: row.what,
+        where: row.where,
+        "on p50 ms": fixed(of("on", r)),
+        "off p50 ms": fixed(of("off", r)),
+        "on / off": fixed(of("on", r) / of("off", r), 2),
+        "target <= 1.2": of("on", r) / of("off", r) <= 1.2 ? "yes" : "NO",
+        "rounds, on | off": `${securityP50s.on.map((p) => fixed(p[r]!)).join(" ")} | ${securityP50s.off
+          .map((p) => fixed(p[r]!))
+          .join(" ")}`,
+      })),
+    );
+  }
   const p50 = (m: Measured | undefined) => (m ? percentile(m.sequential, 50) : NaN);
   const pagingP50 = (what: string) => paging.find((p) => p.what === what)?.["page p50 ms"] ?? NaN;
   const [pageIndex, pageLive, pageLeaf, pageIndexUncounted, pageLeafUncounted, pageRaw] = pageResults;

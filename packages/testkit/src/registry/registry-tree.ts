@@ -19,8 +19,11 @@ export interface RegistryNode extends RegistryClient {
   kind: DatabaseKind;
   /** Its PostgreSQL database (kind "postgres"), for a test that changes it behind its back. */
   databaseUrl: string | undefined;
-  /** Starts it (again) on the same port and database; resolves once it serves. */
-  start(): Promise<void>;
+  /**
+   * Starts it (again) on the same port and database, with `env` on top of its own for this start
+   * (a benchmark comparing settings); resolves once it serves.
+   */
+  start(env?: Record<string, string>): Promise<void>;
   /** SIGTERM (SIGKILL after 10 s), or `signal` at once; resolves once it exited. */
   stop(signal?: NodeJS.Signals): Promise<void>;
   running(): boolean;
@@ -47,9 +50,13 @@ export async function registryNode(
     path,
     kind,
     databaseUrl: database.url,
-    async start() {
+    async start(more = {}) {
       if (current?.running()) return;
-      current = launchRegistry({ ...testRegistryEnv, ...env, ...where, PORT: String(port) }, "node", 120_000);
+      current = launchRegistry(
+        { ...testRegistryEnv, ...env, ...more, ...where, PORT: String(port) },
+        "node",
+        120_000,
+      );
       if (!(await current.started))
         throw new Error(`registry ${path} exited during start-up:\n${current.logs.join("\n")}`);
     },
