@@ -185,4 +185,30 @@ describe("authorization in the services", () => {
       services.grants.revoke({ principal: "user:nobody", role: "reader" }, admin),
     ).rejects.toMatchObject({ errors: [expect.objectContaining({ code: "NOT_FOUND" })] });
   });
+
+  it("keeps a principal's grants for a few seconds, and reads them again after a GRANT or REVOKE", async () => {
+    let queries = 0;
+    const stop = db.onQuery((sql) => {
+      // The read of a principal's grants (store's findGrantsNamed), not the writes.
+      if (/FROM access_grant WHERE principal = ANY/.test(sql)) queries++;
+    });
+    try {
+      const carol = user("carol");
+      const can = async (now?: number) => (await services.grants.accessOf(carol, "/", now)).can("writer", "");
+      expect(await can()).toBe(false);
+      expect(await can()).toBe(false);
+      expect(queries).toBe(1);
+      await services.grants.grant({ principal: "user:carol", role: "writer" }, caller("admin"));
+      queries = 0;
+      expect(await can()).toBe(true);
+      await services.grants.revoke({ principal: "user:carol", role: "writer" }, caller("admin"));
+      expect(await can()).toBe(false);
+      // Read once after each change, and again once the time is up.
+      expect(queries).toBe(2);
+      expect(await can(Date.now() + 6_000)).toBe(false);
+      expect(queries).toBe(3);
+    } finally {
+      stop();
+    }
+  });
 });

@@ -31,6 +31,11 @@ import type { Page, PageArgs } from "./catalog.ts";
 import type { Caller, ServiceDeps } from "./deps.ts";
 import { collect, pushIf, throwIfAny, UserErrors } from "./user-errors.ts";
 
+/** How long the grants read for a principal serve its next requests (see accessOf). */
+const GRANTS_CACHE_MS = 5_000;
+/** The principals whose grants are kept at most: more (a flood of distinct ones) empties the cache. */
+const GRANTS_CACHE_SIZE = 10_000;
+
 /** GRANT and REVOKE: who gets or loses what, where (scope absolute, as entered). */
 export interface GrantInput {
   principal: string;
@@ -51,25 +56,49 @@ export interface GrantListFilter {
  * the scope they grant in (no escalation).
  */
 export class GrantService {
+  /** The grants read for a set of names, for GRANTS_CACHE_MS; emptied by every GRANT and REVOKE here. */
+  private readonly cache = new Map<string, { grants: Promise<Grant[]>; until: number }>();
+
   constructor(private readonly deps: Pick<ServiceDeps, "db" | "namespace">) {}
 
-  /** What `principal` may do here now: its grants and its groups', read once per request. */
-  async accessOf(principal: Principal, own: string): Promise<Access> {
+  /**
+   * What `principal` may do here now: its grants and its groups', read once per request, and kept
+   * for the next requests of the same names for GRANTS_CACHE_MS. A GRANT or REVOKE through this
+   * process counts from the next request on; one through another process sharing a PostgreSQL
+   * database within that time (as a revoked API token).
+   */
+  async accessOf(principal: Principal, own: string, now = Date.now()): Promise<Access> {
     const names = grantNamesOf(principal);
-    const grants = names.length === 0 ? [] : await findGrantsNamed(this.deps.db.prisma, names);
-    return Access.of(principal, grants, own);
+    if (names.length === 0) return Access.of(principal, [], own);
+    const key = JSON.stringify(names);
+    let kept = this.cache.get(key);
+    if (!kept || kept.until <= now) {
+      if (this.cache.size >= GRANTS_CACHE_SIZE) this.cache.clear();
+      const grants = findGrantsNamed(this.deps.db.prisma, names);
+      kept = { grants, until: now + GRANTS_CACHE_MS };
+      this.cache.set(key, kept);
+      // A failed read is not kept: the next request asks again.
+      grants.catch(() => this.cache.get(key) === kept && this.cache.delete(key));
+    }
+    return Access.of(principal, await kept.grants, own);
   }
 
   /** GRANT: `created` false when the principal had that grant already. */
   async grant(input: GrantInput, caller: Caller): Promise<{ grant: StoredGrant; created: boolean }> {
     const grant = this.checked(input, caller, "granting");
-    return createGrant(this.deps.db.prisma, grant, this.log(grant, caller));
+    try {
+      return await createGrant(this.deps.db.prisma, grant, this.log(grant, caller));
+    } finally {
+      this.cache.clear();
+    }
   }
 
   /** REVOKE: the grant as it was. None such: NOT_FOUND; the last admin grant here: IN_USE. */
   async revoke(input: GrantInput, caller: Caller): Promise<StoredGrant> {
     const grant = this.checked(input, caller, "revoking");
-    const gone = await deleteGrant(this.deps.db.prisma, grant, this.log(grant, caller));
+    const gone = await deleteGrant(this.deps.db.prisma, grant, this.log(grant, caller)).finally(() =>
+      this.cache.clear(),
+    );
     if (gone === "last admin") {
       throw new UserErrors([
         userError(
