@@ -32,6 +32,36 @@ describe.each(databaseKinds)("the change feed's long poll on %s", (kind) => {
     expect((await r.query<Feed>(FEED, { after: last, waitMs: 200 })).changes.nodes).toEqual([]);
   });
 
+  it("is woken by the entry it waits for, not by asking the database again and again", async () => {
+    const r = registry();
+    let end: string | null = null;
+    for (;;) {
+      const page: Feed = await r.query<Feed>(FEED, { after: end });
+      if (page.changes.nodes.length === 0) break;
+      end = page.changes.pageInfo.endCursor;
+    }
+    // The wait's checks of the log's last id (store's latestChangeId): one at its start, then one a
+    // second for another process's entries; this process's own entry wakes it.
+    let checks = 0;
+    const stop = r.db.onQuery((sql) => {
+      if (/^\s*SELECT max\(id\) AS id FROM change\s*$/.test(sql)) checks++;
+    });
+    try {
+      const idle = await r.query<Feed>(FEED, { after: end, waitMs: 2_500 });
+      expect(idle.changes.nodes).toEqual([]);
+      expect(checks).toBeGreaterThanOrEqual(1);
+      expect(checks).toBeLessThanOrEqual(4);
+      checks = 0;
+      const waiting = r.query<Feed>(FEED, { after: end, waitMs: 10_000 });
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await mutate(r, CREATE_STREAM, { input: { name: "woken" } });
+      expect((await waiting).changes.nodes).toEqual([{ entityType: "stream", entityKey: "woken" }]);
+      expect(checks).toBeLessThanOrEqual(4);
+    } finally {
+      stop();
+    }
+  });
+
   it("refuses a wait that is not an integer from 0 to 10000, naming waitMs", async () => {
     for (const waitMs of [-1, 10_001]) {
       const answer = await registry().request(FEED, { waitMs });

@@ -28,6 +28,7 @@ import {
   type ConfigEntryFilter,
   type NameFilter,
 } from "@stream-registry/store";
+import { ChangeSignal } from "./change-signal.ts";
 import type { ServiceDeps } from "./deps.ts";
 
 export type { BindingFilter, ClusterFilter, NameFilter } from "@stream-registry/store";
@@ -50,7 +51,12 @@ export class Catalog {
   /** Reads of the change log waiting now (MAX_WAITING at most). */
   private waiting = 0;
 
-  constructor(private readonly deps: Pick<ServiceDeps, "db" | "providers" | "stopping">) {}
+  /** Wakes the reads that wait for a change to commit in this process. */
+  private readonly committed: ChangeSignal;
+
+  constructor(private readonly deps: Pick<ServiceDeps, "db" | "providers" | "stopping">) {
+    this.committed = new ChangeSignal(deps.db);
+  }
 
   /** `access`: the streams (of their prefixes) the principal reads, in SQL (store's visibility.ts). */
   async streams(
@@ -181,9 +187,10 @@ export class Catalog {
     for (;;) {
       const changes = await listChanges(prisma, after, limit, visible);
       if (changes.length > 0 || Date.now() >= until) return changes;
-      // Until an entry commits (its id shows) or the wait is over.
+      // Until an entry commits (its id shows) or the wait is over: woken when this process
+      // commits one, checking every WAIT_CHECK_MS for another process's.
       while (Date.now() < until && !this.deps.stopping?.aborted) {
-        await new Promise((resolve) => setTimeout(resolve, WAIT_CHECK_MS));
+        await this.committed.next(Math.min(WAIT_CHECK_MS, until - Date.now()), this.deps.stopping);
         const latest = await latestChangeId(prisma);
         if (latest > seen) {
           seen = latest;
@@ -197,8 +204,11 @@ export class Catalog {
 
 /** The longest a read of the change log may wait for an entry. */
 const MAX_WAIT_MS = 10_000;
-/** How often a waiting read looks for a new entry. */
-const WAIT_CHECK_MS = 100;
+/**
+ * How often a waiting read looks for a new entry another process committed (registry processes
+ * sharing a PostgreSQL database); this process's own entries wake it at once (ChangeSignal).
+ */
+const WAIT_CHECK_MS = 1_000;
 /** Reads of the change log waiting at once; another answers at once, as without a wait. */
 const MAX_WAITING = 8;
 
