@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_ADMIN_TOKEN } from "@stream-registry/testkit";
-import { accessCases } from "./support/security-corpus-access.ts";
-import { identityCases } from "./support/security-corpus-identity.ts";
+import { corpusCases } from "./support/security-corpus-cases.ts";
 import {
   expectNoSecret,
   Q,
@@ -13,7 +12,7 @@ import {
   type CorpusWorld,
 } from "./support/security-corpus.ts";
 
-const cases = [...identityCases(), ...accessCases()];
+const cases = corpusCases();
 const lastOfCategory = new Set(
   cases.filter((c, i) => cases[i + 1]?.category !== c.category).map((c) => c.name),
 );

@@ -1,4 +1,4 @@
-import { type JWTPayload } from "jose";
+import { randomBytes } from "node:crypto";
 import { expect } from "vitest";
 import { TEST_ADMIN_TOKEN } from "@stream-registry/testkit";
 import { Q, type Answer, type CorpusCase, type CorpusWorld, type TokenName } from "./security-corpus.ts";
@@ -7,6 +7,7 @@ import { Q, type Answer, type CorpusCase, type CorpusWorld, type TokenName } fro
 
 export const UNAUTHENTICATED = { status: 401, code: "UNAUTHENTICATED" } as const;
 export const FORBIDDEN = { status: 403, code: "FORBIDDEN" } as const;
+export const VALIDATION = { status: 400, code: "GRAPHQL_VALIDATION_FAILED" } as const;
 export const R = "********";
 export type Headers = CorpusCase["headers"];
 export type Target = CorpusCase["to"];
@@ -25,10 +26,16 @@ export const op = (label: string, query: string, variables?: Record<string, unkn
 export const input = (label: string, query: string, value: Record<string, unknown>) =>
   op(label, query, { input: value });
 
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 export const as =
   (name: TokenName): Headers =>
-  (w) => ({ authorization: `Bearer ${w.tokens[name]}` });
-export const ADMIN: Headers = () => ({ authorization: `Bearer ${TEST_ADMIN_TOKEN}` });
+  (w) =>
+    bearer(w.tokens[name]);
+export const ADMIN: Headers = () => bearer(TEST_ADMIN_TOKEN);
+/** An API token no registry made. */
+export const unknownToken: Headers = () => bearer(`srt_${randomBytes(32).toString("base64url")}`);
+/** A user of the trusted issuer in the group granted reader at the root. */
+export const oidcReader: Headers = async (w) => bearer(await w.issuer.sign({ groups: ["oidc-readers"] }));
 export const now = () => Math.floor(Date.now() / 1000);
 
 // The operations every credential attack is tried with: writes of every kind (those only an admin
@@ -54,9 +61,7 @@ export const ROOT_OPS: Op[] = [
   op("_service { sdl }", Q.service),
 ];
 
-/** Credentials that must not authenticate at the root (each with every ROOT_OPS operation). */
-// Tokens of the tree, sent straight to the child /aws: forged, misaddressed, stretched, replayed.
-
+/** The operations every attack with a token of the tree is tried with, sent straight to the child /aws. */
 export const AWS_OPS: Op[] = [
   input("createStream", Q.createStream, { name: "forged_s" }),
   input("updateStream (overwrite a secret)", Q.updateStream, {
@@ -68,33 +73,27 @@ export const AWS_OPS: Op[] = [
   op("changes", Q.changes),
 ];
 
-/** Tokens as if from the root, each wrong in one way. */
-/** A token the root signed correctly, used once already ({ __typename }): the case replays it. */
-export const replayed =
-  (claims: (w: CorpusWorld) => JWTPayload): Headers =>
-  async (w) => {
-    const token = await w.asRoot.sign(claims(w));
-    const first = await fetch(w.aws.url, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-      body: JSON.stringify({ query: "{ __typename }" }),
-    });
-    expect(first.status).toBe(200);
-    return { authorization: `Bearer ${token}` };
-  };
+/** The claims of the root's token at /aws acting for the user `sub`. */
 export const forUser = (sub: string) => (w: CorpusWorld) => ({
   sub,
   aud: `registry:${w.ids.aws}`,
   act: { sub: `registry:${w.ids.root}` },
 });
+/** The user `sub`, forwarded to /aws by the root. */
+export const forwarded =
+  (sub: string): Headers =>
+  async (w) =>
+    bearer(await w.asRoot.sign(forUser(sub)(w)));
+/** The claims of the root's own token at /aws (no user). */
+export const parentOwnClaims = (w: CorpusWorld) => ({
+  sub: `registry:${w.ids.root}`,
+  aud: `registry:${w.ids.aws}`,
+});
 /** The root's own token (no user): it may read the change feed and documents at /aws, nothing else. */
-export const parentOwn: Headers = async (w) => ({
-  authorization: `Bearer ${await w.asRoot.sign({ sub: `registry:${w.ids.root}`, aud: `registry:${w.ids.aws}` })}`,
-});
+export const parentOwn: Headers = async (w) => bearer(await w.asRoot.sign(parentOwnClaims(w)));
 /** /aws's own token for the root: it may read its own registration there, nothing else. */
-export const childOwn: Headers = async (w) => ({
-  authorization: `Bearer ${await w.asAws.sign({ sub: `registry:${w.ids.aws}`, aud: `registry:${w.ids.root}` })}`,
-});
+export const childOwn: Headers = async (w) =>
+  bearer(await w.asAws.sign({ sub: `registry:${w.ids.aws}`, aud: `registry:${w.ids.root}` }));
 
 // ---------------------------------------------------------------------------------------------
 // Checks of answers that are not refusals.
@@ -112,6 +111,12 @@ export const nothingShown = (a: Answer) => {
   expect(a.json.data).toBeTruthy();
   walk(a.json.data);
 };
+/** Answered (HTTP 200, no code), as `check` has it. */
+export const shown = (check: (a: Answer) => void): CorpusCase["expected"] => ({
+  status: 200,
+  code: null,
+  check,
+});
 export const entitiesNull = (n: number) => (a: Answer) =>
   expect(a.json.data).toEqual({ _entities: Array(n).fill(null) });
 /** Shown, with the secrets redacted (the corpus checks every answer for the planted values). */
@@ -150,4 +155,18 @@ export function caseList(): { cases: CorpusCase[]; add: Add } {
     });
   };
   return { cases, add };
+}
+
+/** A credential that must not authenticate, and what it is called in the cases' names. */
+export interface Attack {
+  label: string;
+  headers: Headers;
+}
+
+/** Every attack tried with every operation at `to`: each refused as unauthenticated. */
+export function attackCases(category: string, to: Target, attacks: Attack[], ops: Op[]): CorpusCase[] {
+  const { cases, add } = caseList();
+  for (const attack of attacks)
+    for (const o of ops) add(category, `${attack.label}, ${o.label}`, to, attack.headers, o, UNAUTHENTICATED);
+  return cases;
 }
