@@ -35,24 +35,30 @@ import { parseArgs } from "node:util";
 import type { RegistryNode } from "@stream-registry/testkit";
 import {
   call,
-  forEachConcurrently,
   idleRates,
-  logMarks,
   measureInterleaved,
   percentile,
   post,
   ProcessWatch,
-  Failures,
   rawFloor,
   resets,
-  serverTimes,
-  sleep,
   type Hop,
   type Measured,
   type MeasureOptions,
-  type Variant,
 } from "./federation-measure.ts";
-import { create, populate, streamName, waitIndexed, waitOnline } from "./federation-population.ts";
+import { measureLag, printLag, type Lag } from "./federation-lag.ts";
+import { pageInLockstep } from "./federation-paging.ts";
+import { populate, streamName, waitIndexed, waitOnline } from "./federation-population.ts";
+import { discovery, ENTITIES, INDEX_LOOKUP, json, lookup, type Consistency } from "./federation-queries.ts";
+import {
+  fixed,
+  printMeasured,
+  printTargets,
+  printWhyFailed,
+  type Row,
+  type Target,
+} from "./federation-report.ts";
+import { measureSecurity, printSecurity } from "./federation-security.ts";
 import { INNER, LEAVES, linkLeaves, PATHS, registryPid, startTree } from "./federation-tree.ts";
 
 const { values } = parseArgs({
@@ -109,63 +115,6 @@ loadSampler.unref();
 const seconds = (since: number) => (performance.now() - since) / 1000;
 const log = (message: string) =>
   console.error(`[bench:federation ${new Date().toISOString().slice(11, 19)}] ${message}`);
-const fixed = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
-
-// The queries. Each variant has an operation name of its own, so that the registries' request
-// logs tell the variants apart; the text is otherwise the same where the rows compare.
-type Consistency = "INDEX" | "LIVE" | undefined;
-const STREAM_FIELDS = `namespace name bindings { fqn isDefault status { phase generation observedGeneration } }`;
-const discovery = (name: string, c: Consistency, count = true) =>
-  `query ${name}($first: Int!, $after: String) { streams(first: $first, after: $after${c ? `, consistency: ${c}` : ""}) {
-  ${count ? "totalCount " : ""}pageInfo { hasNextPage endCursor } edges { cursor node { ${STREAM_FIELDS} } } } }`;
-const lookup = (name: string) => `query ${name}($name: String!, $namespace: String) {
-  stream(name: $name, namespace: $namespace) { generation ${STREAM_FIELDS} } }`;
-const ENTITIES = `query RootEntities($representations: [_Any!]!) {
-  _entities(representations: $representations) { ... on Stream { generation ${STREAM_FIELDS} } } }`;
-const INDEX_LOOKUP = `query RootIndexLookup($namespace: String!, $name: String!) {
-  streams(filter: { namespace: $namespace, nameStartsWith: $name }, first: 1, consistency: INDEX) {
-  nodes { generation ${STREAM_FIELDS} } } }`;
-const LAG = `query Lag($namespace: String!) { streams(filter: { namespace: $namespace }, first: 1, consistency: INDEX) {
-  totalCount lag { namespace entriesBehind secondsBehind } } }`;
-const json = (query: string, variables: Record<string, unknown>) => JSON.stringify({ query, variables });
-
-/** A variant as measured and printed. */
-interface Row extends Variant {
-  what: string;
-  where: string;
-}
-type Printed = Record<string, string | number>;
-
-function printMeasured(title: string, rows: (Row | undefined)[], results: (Measured | undefined)[]): void {
-  console.log(title);
-  console.table(
-    rows.map((row, r): Printed => {
-      const m = results[r];
-      if (!row || !m) return { what: "(no index)" };
-      const sum = (paths: readonly string[]) => paths.reduce((s, p) => s + (m.cpuPerRequest.get(p) ?? 0), 0);
-      return {
-        what: row.what,
-        where: row.where,
-        "p50 ms": fixed(percentile(m.sequential, 50)),
-        "p99 ms": fixed(percentile(m.sequential, 99)),
-        [`req/s, ${concurrency} clients`]: fixed(m.rps),
-        [`p50 ms, ${concurrency} clients`]: fixed(m.concurrentP50),
-        bytes: m.bytes,
-        "each hop's own p50 ms": m.serverP50.map((ms) => fixed(ms, 0)).join(" > ") || "-",
-        "CPU ms/req root": fixed(m.cpuPerRequest.get("/") ?? NaN),
-        inner: fixed(sum(INNER)),
-        leaves: fixed(sum(LEAVES)),
-        client: fixed(m.cpuPerRequest.get("client") ?? NaN),
-        failed: m.failures.count,
-      };
-    }),
-  );
-  // What failed (a partial answer, say), once a row.
-  rows.forEach((row, r) => {
-    const first = results[r]?.failures.first;
-    if (row && first) console.log(`  ${row.what}: ${results[r]!.failures.count} failed, the first: ${first}`);
-  });
-}
 
 try {
   let since = performance.now();
@@ -377,194 +326,70 @@ try {
     return captured.get(String(after)) ?? Buffer.from("{}");
   });
   floors.push(pagingFloor);
-  interface Pass {
-    what: string;
-    url: string;
-    query: string;
-    expected: number;
-    hops: Hop[];
-    capture?: boolean;
-    repeat?: boolean;
-    after: string | null;
-    seen: number;
-    sum: number;
-    done: boolean;
-    latencies: number[];
-    passSums: number[];
-    failures: Failures;
-  }
-  const pass = (
-    what: string,
-    url: string,
-    query: string,
-    expected: number,
-    hops: Hop[],
-    more: Partial<Pass> = {},
-  ): Pass => ({
-    ...{
-      what,
-      url,
-      query,
-      expected,
-      hops,
-      after: null,
-      seen: 0,
-      sum: 0,
-      done: false,
-      latencies: [],
-      passSums: [],
-      failures: new Failures(),
-    },
-    ...more,
-  });
-  const passes: Pass[] = [
-    ...(hasIndex
-      ? [
-          pass(
-            `root, INDEX`,
-            root.url,
-            discovery("RootIndexPaging", INDEX),
-            total,
-            [{ path: "/", operation: "RootIndexPaging" }],
-            { capture: true },
-          ),
-        ]
-      : []),
-    pass(
-      `root, LIVE`,
-      root.url,
-      discovery("RootLivePaging", LIVE),
-      total,
-      [{ path: "/", operation: "RootLivePaging" }, ...below("Subtree_streams")],
-      { capture: !hasIndex },
-    ),
-    pass(
-      `leaf direct`,
-      leaf.url,
-      discovery("LeafPaging", INDEX),
-      streamsPerLeaf,
-      [{ path: LEAF, operation: "LeafPaging" }],
-      { repeat: true },
-    ),
-    pass(`raw node:http, root's pages`, pagingFloor.url, discovery("FloorPaging", INDEX), total, []),
-  ];
-  const pagingMarks = logMarks(
-    passes.map((p) => ({ url: p.url, body: () => "", hops: p.hops })),
+  const paging = await pageInLockstep(
+    [
+      ...(hasIndex
+        ? [
+            {
+              what: "root, INDEX",
+              where: "/",
+              url: root.url,
+              query: discovery("RootIndexPaging", INDEX),
+              expected: total,
+              hops: [{ path: "/", operation: "RootIndexPaging" }],
+              capture: true,
+            },
+          ]
+        : []),
+      {
+        what: "root, LIVE",
+        where: "/",
+        url: root.url,
+        query: discovery("RootLivePaging", LIVE),
+        expected: total,
+        hops: [{ path: "/", operation: "RootLivePaging" }, ...below("Subtree_streams")],
+        capture: !hasIndex,
+      },
+      {
+        what: "leaf direct",
+        where: LEAF,
+        url: leaf.url,
+        query: discovery("LeafPaging", INDEX),
+        expected: streamsPerLeaf,
+        hops: [{ path: LEAF, operation: "LeafPaging" }],
+        repeat: true,
+      },
+      {
+        what: "raw node:http, root's pages",
+        where: "floor",
+        url: pagingFloor.url,
+        query: discovery("FloorPaging", INDEX),
+        expected: total,
+        hops: [],
+      },
+    ],
+    pageSize,
     options,
+    captured,
   );
-  while (passes.some((p) => !p.done && !p.repeat)) {
-    for (const p of passes) {
-      if (p.done) continue;
-      // A page that fails (a partial answer) is counted and asked again, its time left out.
-      let answer: Awaited<ReturnType<typeof post>> | undefined;
-      for (let attempt = 0; !answer; attempt++) {
-        try {
-          answer = await post(p.url, json(p.query, { first: pageSize, after: p.after }));
-        } catch (error) {
-          if (attempt >= 3) throw error;
-          p.failures.add(error);
-        }
-      }
-      if (p.capture) captured.set(String(p.after), Buffer.from(answer.text));
-      const page = (
-        JSON.parse(answer.text) as {
-          data: { streams: { pageInfo: { hasNextPage: boolean; endCursor: string }; edges: unknown[] } };
-        }
-      ).data.streams;
-      p.latencies.push(answer.ms);
-      p.sum += answer.ms;
-      p.seen += page.edges.length;
-      p.after = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
-      if (p.after !== null) continue;
-      if (p.seen !== p.expected)
-        throw new Error(`${p.what}: paged ${p.seen} streams, expected ${p.expected}`);
-      p.passSums.push(p.sum);
-      Object.assign(p, { seen: 0, sum: 0, done: !p.repeat });
-    }
-  }
-  const paging = passes.map((p) => {
-    const latencies = p.latencies.sort((a, b) => a - b);
-    return {
-      what: p.what,
-      where: p.url === leaf.url ? LEAF : p.url === root.url ? "/" : "floor",
-      streams: p.expected,
-      "pages a pass": Math.ceil(p.expected / pageSize),
-      "page p50 ms": percentile(latencies, 50),
-      "page p99 ms": percentile(latencies, 99),
-      "s a pass (sum of its pages)": p.passSums.reduce((a, b) => a + b, 0) / p.passSums.length / 1000,
-      "each hop's own p50 ms": serverTimes(p.hops, pagingMarks, options),
-      passes: p.passSums.length,
-      "failed pages (asked again)": p.failures.count,
-      failure: p.failures.first,
-    };
-  });
 
   // Index lag: a burst of creates at one leaf, then the root's index polled every 20 ms.
-  let lag: { seconds: number; polls: number; firstLag: string; burstSeconds: number } | undefined;
+  let lag: Lag | undefined;
   if (hasIndex) {
     log(`index lag: ${burst} creates at ${LEAF}`);
-    const burstStarted = performance.now();
-    await forEachConcurrently(burst, concurrency, (i) => create(leaf.url, [streamName(i, "burst")], false));
-    const acknowledged = performance.now();
-    let polls = 0;
-    let firstLag = "";
-    for (;;) {
-      const polled = performance.now();
-      const data = await call<{
-        streams: {
-          totalCount: number;
-          lag: { namespace: string; entriesBehind: number; secondsBehind: number }[];
-        };
-      }>(root.url, LAG, { namespace: LEAF });
-      polls++;
-      if (polls === 1) {
-        firstLag =
-          data.streams.lag
-            .map((l) => `${l.namespace}: ${l.entriesBehind} entries, ${fixed(l.secondsBehind, 2)} s`)
-            .join("; ") || "none";
-      }
-      if (data.streams.totalCount >= streamsPerLeaf + burst) break;
-      if (seconds(acknowledged) > 120)
-        throw new Error(`the root's index did not count the burst within 120 s: ${JSON.stringify(data)}`);
-      await sleep(Math.max(0, 20 - (performance.now() - polled)));
-    }
-    lag = {
-      seconds: seconds(acknowledged),
-      polls,
-      firstLag,
-      burstSeconds: (acknowledged - burstStarted) / 1000,
-    };
-  }
-
-  /** Until the restarted tree spends no more CPU than it did idle before (start-up done), 90 s at most. */
-  async function settle(watch: ProcessWatch): Promise<void> {
-    const sum = (rates: Map<string, number>) =>
-      PATHS.reduce((total, path) => total + (rates.get(path) ?? 0), 0);
-    const deadline = performance.now() + 90_000;
-    while (performance.now() < deadline && sum(await idleRates(watch, 2_000)) > sum(idle) * 1.5 + 0.2);
+    lag = await measureLag(
+      root.url,
+      { url: leaf.url, path: LEAF, streams: streamsPerLeaf },
+      burst,
+      concurrency,
+    );
   }
 
   // Security on beside off: the tree restarted in each mode, in turn; the same rows after each start.
   const securityRows = [pageRows[0], pageRows[1], pageRows[2], lookupRows[0], lookupRows[3]].filter(
     (row): row is Row => row !== undefined,
   );
-  const securityP50s = { on: [] as number[][], off: [] as number[][] };
-  const modes = {
-    on: { NODE_ENV: "production" },
-    off: { NODE_ENV: "development", REGISTRY_AUTH: "none" },
-  } as const;
-  for (let round = 0; round < securityRounds; round++) {
-    for (const mode of ["off", "on"] as const) {
-      log(`security ${mode}, round ${round + 1} of ${securityRounds}: restarting the tree`);
-      await forEachConcurrently(PATHS.length, PATHS.length, (i) => at(PATHS[i]!).stop());
-      await forEachConcurrently(PATHS.length, 3, (i) => at(PATHS[i]!).start(modes[mode]));
-      const restarted = new ProcessWatch();
-      for (const path of PATHS) restarted.add(path, registryPid(at(path)));
-      await settle(restarted);
-      const results = await measureInterleaved(securityRows, { ...options, watch: restarted });
-      securityP50s[mode].push(results.map((m) => percentile(m.sequential, 50)));
-    }
-  }
+  const securityP50s = await measureSecurity(at, securityRows, securityRounds, options, log);
 
   // The report.
   console.log(
@@ -614,11 +439,13 @@ try {
     `(a) first page: streams(first: ${pageSize}) with bindings and statuses; hops: / > ${INNER_OF_LEAF} > ${LEAF}`,
     pageRows,
     pageResults,
+    concurrency,
   );
   printMeasured(
     `(c) look-up by key of a stream at ${LEAF}; hops: / > ${INNER_OF_LEAF} > ${LEAF}`,
     lookupRows,
     lookupResults,
+    concurrency,
   );
   console.log(`(b) paging through everything, ${pageSize} a page, the passes in lockstep`);
   console.table(
@@ -632,32 +459,12 @@ try {
   );
   for (const p of paging) if (p.failure) console.log(`  ${p.what}: the first failed page: ${p.failure}`);
 
-  if (securityRounds > 0) {
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-    const of = (mode: "on" | "off", r: number) => median(securityP50s[mode].map((p50s) => p50s[r]!));
-    console.log(
-      `Security on (NODE_ENV=production, tokens) beside off (NODE_ENV=development, REGISTRY_AUTH=none): ` +
-        `p50 ms, the median of ${securityRounds} restarts of the tree in each mode, in turn`,
-    );
-    console.table(
-      securityRows.map((row, r) => ({
-        what: row.what,
-        where: row.where,
-        "on p50 ms": fixed(of("on", r)),
-        "off p50 ms": fixed(of("off", r)),
-        "on / off": fixed(of("on", r) / of("off", r), 2),
-        "target <= 1.2": of("on", r) / of("off", r) <= 1.2 ? "yes" : "NO",
-        "rounds, on | off": `${securityP50s.on.map((p) => fixed(p[r]!)).join(" ")} | ${securityP50s.off
-          .map((p) => fixed(p[r]!))
-          .join(" ")}`,
-      })),
-    );
-  }
+  if (securityRounds > 0) printSecurity(securityRows, securityP50s, securityRounds);
   const p50 = (m: Measured | undefined) => (m ? percentile(m.sequential, 50) : NaN);
   const pagingP50 = (what: string) => paging.find((p) => p.what === what)?.["page p50 ms"] ?? NaN;
   const [pageIndex, pageLive, pageLeaf, pageIndexUncounted, pageLeafUncounted, pageRaw] = pageResults;
   const [lookupRoot, entities, lookupIndex, lookupLeaf] = lookupResults;
-  const targets: [string, number, string, ((value: number) => boolean)?][] = [
+  const targets: Target[] = [
     [
       "first page: root INDEX p50 / leaf direct p50",
       p50(pageIndex) / p50(pageLeaf),
@@ -687,31 +494,10 @@ try {
     ],
     ["first page: root INDEX p50 / raw floor p50", p50(pageIndex) / p50(pageRaw), ""],
   ];
-  console.log("Targets, from this run");
-  console.table(
-    targets.map(([what, value, target, met]) => ({
-      what,
-      value: fixed(value, 2),
-      target,
-      met: !met ? "" : Number.isFinite(value) ? (met(value) ? "yes" : "NO") : "n/a",
-    })),
-  );
-  if (lag) {
-    console.log(
-      `Index lag: ${burst} creates at ${LEAF} took ${fixed(lag.burstSeconds, 2)} s (${concurrency} clients); ` +
-        `the root's index counted them all ${fixed(lag.seconds, 3)} s after the last answer ` +
-        `(${lag.polls} polls every 20 ms; the first poll's lag: ${lag.firstLag})`,
-    );
-  }
+  printTargets(targets);
+  if (lag) printLag(lag, burst, LEAF, concurrency);
 } catch (error) {
-  // A registry that died, or failed a request, says why in its log.
-  for (const node of started) {
-    const lines = node.logs();
-    if (lines.length && !node.running())
-      console.error(`registry ${node.path} exited; its last lines:\n${lines.slice(-15).join("\n")}`);
-    const failed = lines.filter((line) => line.includes('"level":50')).slice(-3);
-    if (failed.length) console.error(`registry ${node.path} logged errors:\n${failed.join("\n")}`);
-  }
+  printWhyFailed(started);
   throw error;
 } finally {
   log("stopping the registries");
