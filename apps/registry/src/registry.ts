@@ -226,7 +226,7 @@ export async function startRegistry(
         inputTextPlugin(),
         queryBudgetPlugin(config.queryLimits),
         // Before partialAnswerPlugin and errorLoggingPlugin: a refused query's answer is the refusal.
-        rateLimitPlugin(config.queryLimits),
+        rateLimitPlugin(),
         // Before errorLoggingPlugin, which puts the request id on every fault it sends.
         partialAnswerPlugin(),
         errorLoggingPlugin((error, requestId) => migrations.notice(error, requestId)),

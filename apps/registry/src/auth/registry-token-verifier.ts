@@ -35,7 +35,10 @@ export interface RegistryTokenVerifierDeps {
  * it lives at most REGISTRY_TOKEN_TTL_S, and its id (jti) is accepted once.
  */
 export class RegistryTokenVerifier implements Verifier {
-  private cache = new Map<string, { keys: PublicJwk[] | null; role: "parent" | "child"; until: number }>();
+  private cache = new Map<
+    string,
+    { keys: PublicJwk[] | null; jwks: KeySet | undefined; role: "parent" | "child"; until: number }
+  >();
 
   constructor(private readonly deps: RegistryTokenVerifierDeps) {}
 
@@ -45,18 +48,18 @@ export class RegistryTokenVerifier implements Verifier {
     const id = issuer.slice("registry:".length);
     if (!UUID.test(id)) throw new AuthenticationError(`wrong issuer: ${issuer} is not a registry id`);
     const audience = `registry:${this.deps.registryId()}`;
-    let { keys, role } = await this.keysOf(id);
+    let { jwks, role } = await this.keysOf(id);
     let payload: JWTPayload;
     try {
-      payload = await verifyWith(credential, keys, issuer, audience);
+      payload = await verifyWith(credential, jwks, issuer, audience);
     } catch (error) {
       if (!(role === "parent" && error instanceof errors.JWKSNoMatchingKey))
         throw jwtFailure(error, { issuer, audience });
       // The parent signs with a key not pinned yet (it rotated): its keys are read again, once.
       await this.deps.refreshParentKeys().catch(() => {});
       this.cache.delete(id);
-      ({ keys, role } = await this.keysOf(id));
-      payload = await verifyWith(credential, keys, issuer, audience).catch((again: unknown) => {
+      ({ jwks, role } = await this.keysOf(id));
+      payload = await verifyWith(credential, jwks, issuer, audience).catch((again: unknown) => {
         throw jwtFailure(again, { issuer, audience });
       });
     }
@@ -69,16 +72,22 @@ export class RegistryTokenVerifier implements Verifier {
     return principalOf(payload, issuer, id, role);
   }
 
-  /** The pinned keys of the registry `id`, and whether it is this registry's parent or a child. */
-  private async keysOf(id: string): Promise<{ keys: PublicJwk[]; role: "parent" | "child" }> {
+  /**
+   * The pinned keys of the registry `id` (as a key set, kept with them: its imported keys serve
+   * every token of that registry for KEYS_CACHE_MS), and whether it is this registry's parent or a
+   * child.
+   */
+  private async keysOf(id: string): Promise<{ jwks: KeySet; role: "parent" | "child" }> {
     const now = Date.now();
     let found = this.cache.get(id);
     if (!found || found.until <= now) {
       const parent = await findParentKeys(this.deps.db.prisma);
-      found =
+      const [keys, role] =
         parent?.parentRegistryId === id
-          ? { keys: parent.keys, role: "parent", until: now + KEYS_CACHE_MS }
-          : { keys: await findChildKeys(this.deps.db.prisma, id), role: "child", until: now + KEYS_CACHE_MS };
+          ? [parent.keys, "parent" as const]
+          : [await findChildKeys(this.deps.db.prisma, id), "child" as const];
+      const jwks = keys?.length ? createLocalJWKSet({ keys: keys.map((k) => ({ ...k })) }) : undefined;
+      found = { keys, jwks, role, until: now + KEYS_CACHE_MS };
       if (this.cache.size > 1_000) this.cache.clear();
       this.cache.set(id, found);
     }
@@ -87,18 +96,20 @@ export class RegistryTokenVerifier implements Verifier {
         `wrong issuer: registry:${id} is neither this registry's parent nor one of its child registries`,
       );
     }
-    if (found.keys.length === 0) throw new AuthenticationError(`registry:${id} registered no keys here`);
-    return { keys: found.keys, role: found.role };
+    if (!found.jwks) throw new AuthenticationError(`registry:${id} registered no keys here`);
+    return { jwks: found.jwks, role: found.role };
   }
 }
 
+type KeySet = ReturnType<typeof createLocalJWKSet>;
+
 async function verifyWith(
   credential: string,
-  keys: PublicJwk[],
+  jwks: KeySet,
   issuer: string,
   audience: string,
 ): Promise<JWTPayload> {
-  const { payload } = await jwtVerify(credential, createLocalJWKSet({ keys: keys.map((k) => ({ ...k })) }), {
+  const { payload } = await jwtVerify(credential, jwks, {
     issuer,
     audience,
     algorithms: [...REGISTRY_KEY_ALGORITHMS],

@@ -18,6 +18,9 @@ function rootCause(error: unknown): unknown {
   return cause;
 }
 
+/** What a request that found the database unavailable is told, wherever it failed. */
+export const DATABASE_UNAVAILABLE_MESSAGE = "the registry's database is unavailable";
+
 /**
  * Every error leaves with `extensions.code`: registry errors keep theirs, a lost database becomes
  * DATABASE_UNAVAILABLE, anything unknown becomes INTERNAL_SERVER_ERROR, masked in production.
@@ -39,7 +42,7 @@ export function createErrorFormatter(production: boolean) {
     if (isDatabaseUnavailable(original)) {
       return {
         ...formatted,
-        message: "the registry's database is unavailable",
+        message: DATABASE_UNAVAILABLE_MESSAGE,
         extensions: { code: ErrorCode.DATABASE_UNAVAILABLE },
       };
     }

@@ -10,6 +10,7 @@ import type { GraphQLContext } from "../graphql/context.ts";
 import type { Logger } from "../logger.ts";
 import type { Readiness } from "./readiness.ts";
 import { ENROLLMENT_BODY_BYTES, handleGraphQL, readJsonBody, sendJson } from "./apollo-handler.ts";
+import { DATABASE_UNAVAILABLE_MESSAGE } from "../graphql/errors.ts";
 
 export interface HttpDeps {
   apollo: ApolloServer<GraphQLContext>;
@@ -70,7 +71,7 @@ export function createHttpServer(deps: HttpDeps): Server {
         errors: [
           unavailable
             ? {
-                message: "the registry's database is unavailable",
+                message: DATABASE_UNAVAILABLE_MESSAGE,
                 extensions: { code: ErrorCode.DATABASE_UNAVAILABLE, requestId },
               }
             : {

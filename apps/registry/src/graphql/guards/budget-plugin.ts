@@ -17,8 +17,13 @@ export function queryBudgetPlugin(limits: QueryLimits): ApolloServerPlugin<Graph
     async requestDidStart() {
       let exceeded: GraphQLError | undefined;
       return {
-        async didResolveOperation({ schema, document, request, operationName }) {
-          checkCost({ schema, document, operationName }, request.variables, limits);
+        async didResolveOperation({ schema, document, request, operationName, contextValue }) {
+          // Estimated once: the rate limit charges the same figure (rate-limit-plugin.ts).
+          contextValue.rateLimit.estimated = checkCost(
+            { schema, document, operationName },
+            request.variables,
+            limits,
+          );
         },
         async executionDidStart({ operation }) {
           const started = performance.now();

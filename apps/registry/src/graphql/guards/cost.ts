@@ -27,22 +27,26 @@ const NODES_EXCEEDED = "Query exceeds the maximum allowed number of nodes.";
 
 type CostRequest = { schema: GraphQLSchema; document: DocumentNode; operationName: string | null };
 
-/** Throws a QUERY_LIMIT_EXCEEDED error when the operation's estimated cost is over the limit. */
+/**
+ * The operation's estimated cost (what the rate limit charges too); throws a QUERY_LIMIT_EXCEEDED
+ * error when it is over the limit.
+ */
 export function checkCost(
   request: CostRequest,
   variables: Record<string, unknown> | undefined,
   limits: QueryLimits,
-): void {
+): number | undefined {
   const cost = estimateCost(request, variables, limits);
   if (cost !== undefined && cost > limits.maxCost)
     throw queryLimitError("cost", limits.maxCost, cost, "estimated fields");
+  return cost;
 }
 
 /**
- * The operation's estimated cost (what the rate limit charges too); undefined when its variables
- * do not fit their types, which execution refuses with its own message.
+ * The operation's estimated cost; undefined when its variables do not fit their types, which
+ * execution refuses with its own message.
  */
-export function estimateCost(
+function estimateCost(
   request: CostRequest,
   variables: Record<string, unknown> | undefined,
   limits: QueryLimits,

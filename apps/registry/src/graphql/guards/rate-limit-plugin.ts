@@ -2,8 +2,6 @@ import { HeaderMap, type ApolloServerPlugin } from "@apollo/server";
 import { httpStatusOf, type RegistryError } from "@stream-registry/core";
 import type { GraphQLFormattedError } from "graphql";
 import type { GraphQLContext } from "../context.ts";
-import { estimateCost } from "./cost.ts";
-import type { QueryLimits } from "./query-limits.ts";
 
 /**
  * Charges each operation's estimated cost to its principal's rate limit (rate-limit.ts) once it is
@@ -13,15 +11,16 @@ import type { QueryLimits } from "./query-limits.ts";
  * a query (never a partial list taken for a whole one); a mutation keeps the answers of the root
  * fields already applied, the refused one null with RATE_LIMITED.
  */
-export function rateLimitPlugin(limits: QueryLimits): ApolloServerPlugin<GraphQLContext> {
+export function rateLimitPlugin(): ApolloServerPlugin<GraphQLContext> {
   return {
     async requestDidStart({ contextValue }) {
       if (!contextValue.rateLimit.counted) return;
       return {
         // After every didResolveOperation (cost and depth limits, input text, schema visibility):
         // a request they refuse spends nothing.
-        async responseForOperation({ schema, document, request, operationName }) {
-          const cost = estimateCost({ schema, document, operationName }, request.variables, limits) ?? 1;
+        async responseForOperation() {
+          // The cost limit's estimate (budget-plugin.ts), taken before this hook.
+          const cost = contextValue.rateLimit.estimated ?? 1;
           const refusal = await contextValue.rateLimit.chargeOperation(Math.max(1, cost));
           if (!refusal) return null;
           return {

@@ -133,6 +133,8 @@ export class RateLimits {
  * (`chargeChildren`). A holder object on the context: Apollo hands resolvers a shallow copy of it.
  */
 export class RequestRate {
+  /** The operation's estimated cost, as the cost limit computed it (budget-plugin.ts). */
+  estimated: number | undefined;
   /** The operation's estimated cost, once charged. */
   private cost = 0;
   /** A refused charge for children: the request's answer is this refusal alone. */

@@ -4,6 +4,7 @@ import { isDatabaseUnavailable } from "@stream-registry/store";
 import { BREAK, GraphQLError, visit, type DocumentNode } from "graphql";
 import { accessOf } from "../authorize.ts";
 import type { GraphQLContext } from "../context.ts";
+import { DATABASE_UNAVAILABLE_MESSAGE } from "../errors.ts";
 
 /** The fields that show the schema: introspection, and the federation SDL. */
 const SCHEMA_FIELDS = new Set(["__schema", "__type", "_service"]);
@@ -58,7 +59,7 @@ export function schemaVisibilityPlugin(production: boolean): ApolloServerPlugin<
 /** A database that cannot be read here answers as it does in resolvers: 503, DATABASE_UNAVAILABLE. */
 function unavailable(error: unknown): never {
   if (!isDatabaseUnavailable(error)) throw error;
-  throw new GraphQLError("the registry's database is unavailable", {
+  throw new GraphQLError(DATABASE_UNAVAILABLE_MESSAGE, {
     originalError: error instanceof Error ? error : undefined,
     extensions: {
       code: ErrorCode.DATABASE_UNAVAILABLE,
