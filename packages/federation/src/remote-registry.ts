@@ -7,7 +7,9 @@ export type RemoteFailure =
   /** Something answered, but not as a GraphQL server does (an HTML page, a 404, not JSON). */
   | "not-a-registry"
   /** A GraphQL server answered with errors (e.g. a server that is not a registry lacks the field). */
-  | "errors";
+  | "errors"
+  /** It refused the caller's credential (UNAUTHENTICATED): it does not know the caller (any more). */
+  | "unauthenticated";
 
 /** A call to another registry (a parent or a child) that gave no data; `message` says what it got. */
 export class RemoteRegistryError extends Error {
@@ -58,7 +60,12 @@ export async function callRegistry<T>(
   const { data, errors } = await postOperation<T>(url, query, variables, options);
   if (errors.length > 0) {
     const messages = errors.map((e) => e.message).slice(0, 3);
-    throw new RemoteRegistryError("errors", url, `${url} answered with errors: ${messages.join("; ")}`);
+    const refused = errors.every((e) => e.extensions?.code === "UNAUTHENTICATED");
+    throw new RemoteRegistryError(
+      refused ? "unauthenticated" : "errors",
+      url,
+      `${url} answered with errors: ${messages.join("; ")}`,
+    );
   }
   if (data === null) throw notARegistry(url, "it answered without data");
   return data;

@@ -79,12 +79,19 @@ export function parentLinkHandler(deps: ParentLinkDeps): ReconcileHandler<Parent
     async observe(link, { signal }) {
       // Registered, but the parent's id unknown: registering again says who it is.
       if (link.parentRegistryId === null) return null;
-      const { parent, child } = await checkParent(link.url, identity.registryId, {
+      const checked = await checkParent(link.url, identity.registryId, {
         timeoutMs: PARENT_TIMEOUT_MS,
         signal,
         // A token of its own, which the parent verifies with the keys it pinned for this registry.
         headers: await deps.registryKeys.headersFor(link.parentRegistryId),
-      }).catch(unreachable);
+      }).catch((error: unknown) => {
+        // A parent that forgot this registry (restored from a backup without it) has no keys of it
+        // and refuses its token: registering again (with the enrollment token) is the way back.
+        if (error instanceof RemoteRegistryError && error.failure === "unauthenticated") return null;
+        return unreachable(error);
+      });
+      if (!checked) return null;
+      const { parent, child } = checked;
       // Registered again when the parent forgot it, when another registry answers at that URL now
       // (a reset database), or when what it holds is out of date (a new URL, name, version or keys).
       const stale =
