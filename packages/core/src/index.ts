@@ -20,4 +20,5 @@ export * from "./principal.ts";
 export * from "./grant.ts";
 export * from "./access.ts";
 export * from "./connect-allow.ts";
+export * from "./schema-registry.ts";
 export { quote } from "./quote.ts";

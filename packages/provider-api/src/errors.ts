@@ -58,9 +58,65 @@ export class ResourceConflictError extends InfrastructureError {
     super(message, { retriable: false });
   }
 }
-/** Thrown by a SchemaManager. */
+/**
+ * Why a schema registry refused a call, as Confluent's error codes tell it apart (the REST API of
+ * the built-in registry maps each to its code; GraphQL to the registry's ErrorCode).
+ */
+export const SCHEMA_ERROR_REASONS = [
+  "SUBJECT_NOT_FOUND",
+  "VERSION_NOT_FOUND",
+  "SCHEMA_NOT_FOUND",
+  "SUBJECT_SOFT_DELETED",
+  "SUBJECT_NOT_SOFT_DELETED",
+  "VERSION_SOFT_DELETED",
+  "VERSION_NOT_SOFT_DELETED",
+  "COMPATIBILITY_NOT_CONFIGURED",
+  "MODE_NOT_CONFIGURED",
+  "INCOMPATIBLE",
+  "INVALID_SCHEMA",
+  "INVALID_VERSION",
+  "INVALID_COMPATIBILITY",
+  "INVALID_MODE",
+  "OPERATION_NOT_PERMITTED",
+  "REFERENCE_EXISTS",
+  "INVALID_SUBJECT",
+  "SCHEMA_TOO_LARGE",
+  "INVALID_INPUT",
+] as const;
+export type SchemaErrorReason = (typeof SCHEMA_ERROR_REASONS)[number];
+
+/**
+ * Thrown by a SchemaManager. A refusal carries its `reason` (and `messages`: an incompatible
+ * schema's incompatibilities) and is not retriable; an outage has no reason.
+ */
 export class SchemaManagerError extends ProviderError {
   static override readonly kind: ProviderErrorKind = "schema";
+  readonly reason: SchemaErrorReason | undefined;
+  readonly messages: readonly string[];
+
+  constructor(
+    message: string,
+    options: {
+      retriable: boolean;
+      reason?: SchemaErrorReason;
+      messages?: string[];
+      issues?: ConfigIssue[];
+      cause?: unknown;
+    },
+  ) {
+    super(message, options);
+    this.reason = options.reason;
+    this.messages = options.messages ?? [];
+  }
+}
+
+/** A refusal of a schema registry: not retriable, with its reason. */
+export function schemaRefused(
+  reason: SchemaErrorReason,
+  message: string,
+  messages: string[] = [],
+): SchemaManagerError {
+  return new SchemaManagerError(message, { retriable: false, reason, messages });
 }
 /** Thrown by a StreamSourceManager. */
 export class StreamSourceError extends ProviderError {
@@ -114,6 +170,11 @@ export function isPermanentProviderError(error: unknown): error is ProviderError
 /** A provider error that may pass on another try (an outage): retried with backoff. */
 export function isTransientProviderError(error: unknown): error is ProviderError {
   return isProviderError(error) && error.retriable;
+}
+
+/** A SchemaManagerError, from any copy of provider-api. */
+export function isSchemaManagerError(error: unknown): error is SchemaManagerError {
+  return isProviderError(error) && error[PROVIDER_ERROR_BRAND] === "schema";
 }
 
 /** An InfrastructureError (a ResourceConflictError included), from any copy of provider-api. */

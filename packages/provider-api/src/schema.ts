@@ -1,8 +1,17 @@
+import type {
+  CompatibilityLevel,
+  RegisteredSchema,
+  SchemaDependency,
+  SchemaType,
+  SubjectVersion,
+} from "@stream-registry/core";
 import type { ClusterTarget, OperationContext } from "./infrastructure.ts";
 
 /** Which cluster's schema registry a call is about (its address is in the cluster's config maps). */
 export interface SchemaContext extends OperationContext {
   cluster: ClusterTarget;
+  /** Who asked, as the registry's change log names them (the built-in registry records it). */
+  actor?: string;
 }
 
 /** A pointer to one registered schema (the seed's SchemaReference). */
@@ -12,36 +21,58 @@ export interface SchemaReference {
   id: number;
 }
 
-export type CompatibilityLevel = "BACKWARD_TRANSITIVE" | "FORWARD_TRANSITIVE" | "FULL_TRANSITIVE";
+/** A schema as a caller gives it: its text, its type (AVRO when left out) and what it references. */
+export interface SchemaInput {
+  schema: string;
+  schemaType?: SchemaType;
+  references?: SchemaDependency[];
+}
+
+/** A version by its number, or the subject's latest ("latest", or -1 as Confluent also takes). */
+export type VersionSelector = number | "latest";
+
+/** Whether a candidate schema may be registered, and if not, why (one message per incompatibility). */
+export interface CompatibilityResult {
+  compatible: boolean;
+  messages: string[];
+}
 
 /**
- * The seed's SchemaManager, modelled on Confluent's Schema Registry. Failures are thrown as
- * SchemaManagerError (an incompatible schema is not retriable).
+ * The seed's SchemaManager, modelled on Confluent's Schema Registry; asynchronous, and with
+ * Confluent's schema types, references and seven compatibility levels. Failures are thrown as
+ * SchemaManagerError: a refusal (unknown subject, invalid schema, incompatible...) carries its
+ * `reason` and is not retriable; an unreachable registry is retriable.
  */
 export interface SchemaManager {
-  /** Registers a schema under a subject; the same schema under another subject keeps its id. */
-  registerSchema(subject: string, schema: string, context: SchemaContext): Promise<SchemaReference>;
+  /**
+   * Registers a schema under a subject; the same schema under another subject keeps its id, and
+   * the same schema again under the same subject is the version it already is.
+   */
+  registerSchema(subject: string, schema: SchemaInput, context: SchemaContext): Promise<SchemaReference>;
   /** The reference of `schema` under `subject`, or undefined when it is not registered there. */
   isSchemaRegistered(
     subject: string,
-    schema: string,
+    schema: SchemaInput,
     context: SchemaContext,
   ): Promise<SchemaReference | undefined>;
-  getSchema(subject: string, version: number, context: SchemaContext): Promise<string>;
-  getSchemaById(id: number, context: SchemaContext): Promise<string>;
-  deleteSchema(subject: string, version: number, context: SchemaContext): Promise<void>;
+  getSchema(subject: string, version: VersionSelector, context: SchemaContext): Promise<SubjectVersion>;
+  getSchemaById(id: number, context: SchemaContext): Promise<RegisteredSchema>;
+  /** Soft-deletes one version (its id stays readable); returns the version deleted. */
+  deleteSchema(subject: string, version: VersionSelector, context: SchemaContext): Promise<number>;
   getSubjects(context: SchemaContext): Promise<string[]>;
   getSubjectVersions(subject: string, context: SchemaContext): Promise<number[]>;
-  /** Deletes a subject and its compatibility level; returns the deleted versions. */
+  /** Soft-deletes a subject and its compatibility level; returns the deleted versions. */
   deleteSubject(subject: string, context: SchemaContext): Promise<number[]>;
   setGlobalCompatibility(level: CompatibilityLevel, context: SchemaContext): Promise<void>;
   getGlobalCompatibility(context: SchemaContext): Promise<CompatibilityLevel>;
   setCompatibility(subject: string, level: CompatibilityLevel, context: SchemaContext): Promise<void>;
+  /** The level the subject's registrations are checked with: its own, else the global one. */
   getCompatibility(subject: string, context: SchemaContext): Promise<CompatibilityLevel>;
+  /** Tests `schema` against one version of the subject (or its latest) under the subject's level. */
   checkCompatibility(
     subject: string,
-    version: number,
-    schema: string,
+    version: VersionSelector,
+    schema: SchemaInput,
     context: SchemaContext,
-  ): Promise<boolean>;
+  ): Promise<CompatibilityResult>;
 }

@@ -29,6 +29,7 @@ export * from "./resource-phase.ts";
 export * from "./resource-status.ts";
 export * from "./resource-table.ts";
 export * from "./row-locks.ts";
+export * from "./schemas/index.ts";
 export * from "./secret-envelopes.ts";
 export * from "./secret-rotation.ts";
 export * from "./streams.ts";
