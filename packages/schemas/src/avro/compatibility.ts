@@ -60,7 +60,8 @@ export function avroIncompatibilities(
   writer: AvroType,
   labels: SideLabels,
 ): AvroIncompatibility[] {
-  return new ResolutionChecker(labels).check(reader, writer, "");
+  const issues = new ResolutionChecker(labels).check(reader, writer, "");
+  return issues.map((issue) => (issue.path === "" ? { ...issue, path: "/" } : issue));
 }
 
 class ResolutionChecker {

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { checkCompatibility, isCompatibilityLevel, parseSchema, type ParsedSchema } from "../src/index.ts";
+
+const v = (version: number, schema: ParsedSchema) => ({ version, schema });
+const avro = parseSchema("AVRO", '{"type":"record","name":"R","fields":[{"name":"a","type":"string"}]}');
+const json = parseSchema("JSON", '{"type":"object","properties":{"a":{"type":"string"}}}');
+
+describe("checkCompatibility", () => {
+  it("a change of schema type is incompatible, under any level but NONE", () => {
+    const result = checkCompatibility("BACKWARD", json, [v(1, avro)]);
+    expect(result.compatible).toBe(false);
+    expect(result.messages).toEqual([
+      "version 1: SCHEMA_TYPE_CHANGED at /: version 1 is AVRO, the new schema is JSON",
+    ]);
+    expect(checkCompatibility("NONE", json, [v(1, avro)]).compatible).toBe(true);
+  });
+
+  it("is compatible with no previous versions", () => {
+    expect(checkCompatibility("FULL_TRANSITIVE", avro, [])).toEqual({
+      compatible: true,
+      messages: [],
+      issues: [],
+    });
+  });
+
+  it("says, for each issue, the version, the direction, the rule and the place", () => {
+    const wider = parseSchema(
+      "AVRO",
+      '{"type":"record","name":"R","fields":[{"name":"a","type":"string"},{"name":"b","type":"int"}]}',
+    );
+    const [issue] = checkCompatibility("FULL", wider, [v(7, avro)]).issues;
+    expect(issue).toMatchObject({
+      version: 7,
+      direction: "BACKWARD",
+      rule: "READER_FIELD_MISSING_DEFAULT_VALUE",
+      path: "/fields/1",
+    });
+    expect(issue?.message).toMatch(/^version 7: READER_FIELD_MISSING_DEFAULT_VALUE at \/fields\/1: /);
+  });
+
+  it("checks every version under a transitive level, newest first", () => {
+    const strings = parseSchema("AVRO", '"string"');
+    const ints = parseSchema("AVRO", '"int"');
+    const result = checkCompatibility("BACKWARD_TRANSITIVE", ints, [v(1, strings), v(2, strings)]);
+    expect(result.issues.map((issue) => issue.version)).toEqual([2, 1]);
+  });
+
+  it("works on a ParsedSchema made elsewhere (a store's row), parsing its text again", () => {
+    const stored: ParsedSchema = { ...avro };
+    const candidate = parseSchema(
+      "AVRO",
+      '{"type":"record","name":"R","fields":[{"name":"a","type":"int"}]}',
+    );
+    expect(checkCompatibility("BACKWARD", candidate, [v(1, stored)]).messages[0]).toContain("TYPE_MISMATCH");
+  });
+
+  it("recognises compatibility levels", () => {
+    expect(isCompatibilityLevel("FULL_TRANSITIVE")).toBe(true);
+    expect(isCompatibilityLevel("full")).toBe(false);
+    expect(isCompatibilityLevel(undefined)).toBe(false);
+  });
+});
