@@ -55,6 +55,7 @@ import { checkKeysInUse, resolveKeyring } from "./secrets/keyring.ts";
 import type { SelfDescription } from "./services/child-registry-service.ts";
 import { ConnectGuard, logConnectAllow } from "./services/connect-guard.ts";
 import { createServices } from "./services/services.ts";
+import { schemaRegistryHandler } from "./schema-registry/rest/rest-handler.ts";
 import { version } from "./version.ts";
 
 export interface RunningRegistry extends AsyncDisposable {
@@ -261,6 +262,14 @@ export async function startRegistry(
         requestLog: {},
         partial: [],
         rateLimit: rateLimits.forRequest({ principal, remoteAddress, hops }),
+      }),
+      schemaRegistry: schemaRegistryHandler({
+        registry: services.schemas,
+        authenticate: (authorization) => authenticator.authenticateSchemaClient(authorization),
+        accessOf: (principal) => services.grants.accessOf(principal, identity.path),
+        rateOf: (principal, remoteAddress) => rateLimits.forRequest({ principal, remoteAddress, hops: 0 }),
+        logger,
+        onFault: (error, requestId) => migrations.notice(error, requestId),
       }),
       readiness: (requestId) =>
         checkReadiness(

@@ -3,6 +3,7 @@ import { decodeJwt } from "jose";
 import type { ApiTokenVerifier } from "./api-token-verifier.ts";
 import { API_TOKEN_PREFIX } from "./api-token-value.ts";
 import { AuthenticationError } from "./authentication-error.ts";
+import { basicPassword } from "./basic-credentials.ts";
 import { isJwtShape } from "./jwt-errors.ts";
 import type { OidcVerifier } from "./oidc-verifier.ts";
 
@@ -60,6 +61,21 @@ export class Authenticator {
       );
     }
     return this.deps.oidc.verify(credential);
+  }
+
+  /**
+   * Who a request to the schema registry's REST API is from: as `authenticate`, or HTTP Basic
+   * credentials whose password is an API token, as Confluent's clients send them.
+   */
+  async authenticateSchemaClient(authorization: string | undefined): Promise<Principal> {
+    const password = this.enabled && authorization ? basicPassword(authorization) : undefined;
+    if (password === undefined) return this.authenticate(authorization);
+    if (!password.startsWith(API_TOKEN_PREFIX)) {
+      throw new AuthenticationError(
+        `the password of Basic credentials must be an API token (${API_TOKEN_PREFIX}...)`,
+      );
+    }
+    return this.deps.apiTokens.verify(password);
   }
 }
 

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { HeaderMap, type ApolloServer, type BaseContext, type ContextFunction } from "@apollo/server";
 import { checkTokens } from "../graphql/guards/tokens.ts";
+import { MAX_BODY_BYTES, readBodyText } from "./request-body.ts";
 
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
 /** The most a request without a credential may send: a child's registration (its SDL) fits. */
 export const ENROLLMENT_BODY_BYTES = 1024 * 1024;
 
@@ -55,22 +55,13 @@ export async function readJsonBody(
   maxBytes = MAX_BODY_BYTES,
 ): Promise<{ ok: boolean; body: unknown }> {
   if (req.method !== "POST") return { ok: true, body: undefined };
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) {
-      // The rest of the body is not read: the connection cannot carry another request after it.
-      res.setHeader("connection", "close");
-      res.on("finish", () => req.destroy());
-      sendJson(res, 413, {
-        errors: [{ message: `request body exceeds ${maxBytes} bytes`, extensions: { code: "BAD_REQUEST" } }],
-      });
-      return { ok: false, body: undefined };
-    }
-    chunks.push(chunk);
+  const text = await readBodyText(req, res, maxBytes);
+  if (text === undefined) {
+    sendJson(res, 413, {
+      errors: [{ message: `request body exceeds ${maxBytes} bytes`, extensions: { code: "BAD_REQUEST" } }],
+    });
+    return { ok: false, body: undefined };
   }
-  const text = Buffer.concat(chunks).toString("utf8");
   if (!text) return { ok: true, body: undefined };
   if (!(req.headers["content-type"] ?? "").includes("json")) return { ok: true, body: text };
   try {

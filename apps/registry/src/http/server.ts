@@ -8,6 +8,7 @@ import { isEnrollmentOnly } from "../auth/enrollment.ts";
 import { BUDGET_HEADER, budgetFrom, HOPS_HEADER } from "../graphql/child-calls.ts";
 import type { GraphQLContext } from "../graphql/context.ts";
 import type { Logger } from "../logger.ts";
+import { SCHEMA_REGISTRY_PREFIX } from "../schema-registry/rest/rest-handler.ts";
 import type { Readiness } from "./readiness.ts";
 import { ENROLLMENT_BODY_BYTES, handleGraphQL, readJsonBody, sendJson } from "./apollo-handler.ts";
 import { DATABASE_UNAVAILABLE_MESSAGE } from "../graphql/errors.ts";
@@ -34,6 +35,8 @@ export interface HttpDeps {
   onFault: (error: unknown, requestId: string) => void;
   /** Never shows error text: /readyz is anonymous. Logs under `requestId` instead. */
   readiness: (requestId: string) => Promise<Readiness>;
+  /** The built-in schema registry's REST API, under /schema-registry (docs/schemas.md). */
+  schemaRegistry: (req: IncomingMessage, res: ServerResponse, requestId: string) => Promise<void>;
 }
 
 /**
@@ -98,6 +101,9 @@ export function createHttpServer(deps: HttpDeps): Server {
     if (path === "/") {
       res.writeHead(302, { location: "/graphql" });
       return res.end();
+    }
+    if (path === SCHEMA_REGISTRY_PREFIX || path.startsWith(`${SCHEMA_REGISTRY_PREFIX}/`)) {
+      return deps.schemaRegistry(req, res, requestId);
     }
     if (path !== "/graphql") return sendJson(res, 404, { error: `no route ${path}; the API is at /graphql` });
     // A credential is verified before the body is read: one that does not verify is refused at

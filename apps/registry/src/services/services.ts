@@ -1,4 +1,5 @@
 import { ApiTokenService } from "../auth/api-token-service.ts";
+import { createSchemaRegistry, type SchemaRegistry } from "../schema-registry/schema-registry.ts";
 import type { ClusterPresets } from "../cluster-presets.ts";
 import type { RegistryIdentity } from "../identity.ts";
 import { BindingService } from "./binding-service.ts";
@@ -26,6 +27,8 @@ export interface Services {
   index: DiscoveryIndex;
   grants: GrantService;
   tokens: ApiTokenService;
+  /** The built-in schema registry (issue 12). */
+  schemas: SchemaRegistry;
 }
 
 export function createServices(
@@ -61,5 +64,6 @@ export function createServices(
     index: new DiscoveryIndex(deps),
     grants: new GrantService(deps),
     tokens: new ApiTokenService(deps.db, options.onTokenRevoked ?? (() => {})),
+    schemas: createSchemaRegistry(deps),
   };
 }

@@ -68,3 +68,22 @@ export async function findReferrers(
     SELECT v.subject, v.version, s.id FROM registered_schema s JOIN subject_version v ON v.schema_id = s.id
     WHERE s."references" @> ${probe}::jsonb ${live(includeDeleted)} ORDER BY s.id, v.subject, v.version`;
 }
+
+/** One version of `subject` (soft-deleted or not). */
+export async function findSubjectVersion(
+  db: Db,
+  subject: string,
+  version: number,
+): Promise<SubjectVersion | undefined> {
+  const [row] = await db.$queryRaw<SubjectVersionRow[]>`
+    SELECT ${SUBJECT_VERSION_COLUMNS} FROM subject_version v JOIN registered_schema s ON s.id = v.schema_id
+    WHERE v.subject = ${subject} AND v.version = ${version}`;
+  return row && toSubjectVersion(row);
+}
+
+/** The id of the schema with this identity, if it is registered. */
+export async function findSchemaIdByFingerprint(db: Db, fingerprint: string): Promise<number | undefined> {
+  const [row] = await db.$queryRaw<{ id: number }[]>`
+    SELECT id FROM registered_schema WHERE fingerprint = ${fingerprint}`;
+  return row?.id;
+}
