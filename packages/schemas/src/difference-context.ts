@@ -4,6 +4,29 @@ export interface Difference {
   readonly path: string;
 }
 
+/** What the contexts of one comparison share: compared pairs and the pairs being compared. */
+export interface PairMemo {
+  /** Differences of a compared pair, with paths relative to the pair. */
+  readonly done: Map<object, Map<object, readonly Difference[]>>;
+  /** Pairs being compared: one met again is a recursive cycle, taken as compatible. */
+  readonly running: Map<object, Set<object>>;
+  /** Pairs whose differences were given in full once: later they are summed up. */
+  readonly reported: Map<object, Set<object>>;
+}
+
+export function newPairMemo(): PairMemo {
+  return { done: new Map(), running: new Map(), reported: new Map() };
+}
+
+/**
+ * A pair reached again by another path (a type used in many places) stands for its differences
+ * by their kinds alone, at the place it is used: verdicts stay exact, and what a schema reaching one
+ * pair by exponentially many paths reports stays small.
+ */
+export function summary(differences: readonly Difference[]): Difference[] {
+  return [...new Set(differences.map((difference) => difference.type))].map((type) => ({ type, path: "#/" }));
+}
+
 /**
  * Where a comparison of two schemas is, and what it found so far. `compatible` is the set of
  * difference types that do not break compatibility; a side context tries a comparison whose
@@ -14,6 +37,7 @@ export class DifferenceContext {
 
   constructor(
     protected readonly compatible: ReadonlySet<string>,
+    protected readonly memo: PairMemo,
     protected readonly path: string[] = [],
   ) {}
 
@@ -54,8 +78,64 @@ export class DifferenceContext {
     }
   }
 
-  /** The current path joined, for rebasing differences found relative to it. */
-  protected prefix(): string {
-    return this.path.join("/");
+  /**
+   * Compares a pair once per check (schemas may recurse, and reach a pair by many paths): `compare`
+   * runs on a context rooted at the pair, and its differences are rebased onto the current path.
+   */
+  memoized<T extends object>(
+    original: T,
+    update: T,
+    compare: (ctx: this) => void,
+    sumUpRepeats = true,
+  ): void {
+    const { done, running } = this.memo;
+    let known = done.get(original)?.get(update);
+    if (!known) {
+      const inProgress = running.get(original) ?? new Set<object>();
+      if (inProgress.has(update)) return;
+      running.set(original, inProgress.add(update));
+      const ctx = this.rootedAt([]);
+      try {
+        compare(ctx);
+      } finally {
+        inProgress.delete(update);
+      }
+      known = ctx.differences;
+      let byUpdate = done.get(original);
+      if (!byUpdate) done.set(original, (byUpdate = new Map()));
+      byUpdate.set(update, known);
+    }
+    this.rebase(!sumUpRepeats || this.firstReport(original, update) ? known : summary(known));
+  }
+
+  /** Whether this is the first time the pair's differences are given (later ones are summed up). */
+  private firstReport(original: object, update: object): boolean {
+    const reported = this.memo.reported.get(original) ?? new Set<object>();
+    this.memo.reported.set(original, reported);
+    if (reported.has(update)) return false;
+    reported.add(update);
+    return true;
+  }
+
+  private rebase(differences: readonly Difference[]): void {
+    const prefix = this.path.join("/");
+    for (const difference of differences) {
+      const path = [prefix, difference.path.slice(2)].filter((part) => part !== "").join("/");
+      this.differences.push({ type: difference.type, path: `#/${path}` });
+    }
+  }
+
+  /** A context of the same comparison on the side, from the current place. */
+  sub(): this {
+    return this.rootedAt([...this.path]);
+  }
+
+  protected rootedAt(path: string[]): this {
+    const Context = this.constructor as new (
+      compatible: ReadonlySet<string>,
+      memo: PairMemo,
+      path: string[],
+    ) => this;
+    return new Context(this.compatible, this.memo, path);
   }
 }

@@ -24,18 +24,31 @@ export function parseSchema(
 ): ParsedSchema {
   if (!isSchemaType(type)) throw parseError(type, `unknown schema type ${JSON.stringify(type)}`);
   if (typeof text !== "string" || text.trim() === "") throw parseError(type, "the schema is empty");
-  const format = parseFormat(type, text, references);
+  const { format, digest } = withinStack(type, () => {
+    const format = parseFormat(type, text, references);
+    return { format, digest: fingerprint(type, summary(format).canonical, references, new Map()) };
+  });
   const { canonical, recordName } = summary(format);
   const parsed: ParsedSchema = Object.freeze({
     type,
     text,
     canonical,
-    fingerprint: fingerprint(type, canonical, references, new Map()),
+    fingerprint: digest,
     recordName,
     references: Object.freeze([...references]),
   });
   formats.set(parsed, format);
   return parsed;
+}
+
+/** A schema nested deeper than the stack allows is as invalid as any other. */
+function withinStack<T>(type: SchemaType, body: () => T): T {
+  try {
+    return body();
+  } catch (err) {
+    if (err instanceof RangeError) throw parseError(type, `the schema nests too deeply (${err.message})`);
+    throw err;
+  }
 }
 
 /** The format's own parse of a schema: kept from parseSchema, or parsed again for one made elsewhere. */

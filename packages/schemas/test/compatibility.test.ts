@@ -60,3 +60,47 @@ describe("checkCompatibility", () => {
     expect(isCompatibilityLevel(undefined)).toBe(false);
   });
 });
+
+describe("schemas that could make a checker slow or deep", () => {
+  it("compares each pair of messages once, however many paths reach it", () => {
+    // Level i has three fields of level i+1's type: 3^16 paths to the last level.
+    const levels = Array.from(
+      { length: 16 },
+      (_, i) => `message L${i} { L${i + 1} a = 1; L${i + 1} b = 2; L${i + 1} c = 3; }`,
+    );
+    const text = (last: string) =>
+      `syntax = "proto3";\n${levels.join("\n")}\nmessage L16 { ${last} x = 1; }\n`;
+    const started = performance.now();
+    const result = checkCompatibility("BACKWARD", parseSchema("PROTOBUF", text("string")), [
+      v(1, parseSchema("PROTOBUF", text("int32"))),
+    ]);
+    expect(result.compatible).toBe(false);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it("compares each pair of JSON subschemas once, however many $refs reach it", () => {
+    const definitions = (last: object) =>
+      Object.fromEntries([
+        ...Array.from({ length: 16 }, (_, i) => {
+          const next = { $ref: `#/definitions/d${i + 1}` };
+          return [`d${i}`, { type: "object", properties: { a: next, b: next, c: next } }];
+        }),
+        ["d16", last],
+      ]);
+    const text = (last: object) =>
+      JSON.stringify({ $ref: "#/definitions/d0", definitions: definitions(last) });
+    const started = performance.now();
+    const result = checkCompatibility("BACKWARD", parseSchema("JSON", text({ type: "integer" })), [
+      v(1, parseSchema("JSON", text({ type: "number" }))),
+    ]);
+    expect(result.messages.join()).toContain("TYPE_NARROWED");
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it("a schema nested deeper than the stack is an invalid schema", () => {
+    const deep = `${'{"type":"array","items":'.repeat(20_000)}"int"${"}".repeat(20_000)}`;
+    expect(() => parseSchema("AVRO", deep)).toThrow(
+      /invalid AVRO schema: .*nests too deeply|invalid AVRO schema/,
+    );
+  });
+});

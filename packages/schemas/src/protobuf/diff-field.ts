@@ -1,5 +1,7 @@
 import type { ProtoDiffContext } from "./diff.ts";
 import { compareMessages } from "./diff.ts";
+import { summary } from "../difference-context.ts";
+import { COMPATIBLE } from "./differences.ts";
 import type { ProtoField, ProtoFieldType } from "./model.ts";
 
 /** Scalars that share a wire encoding, so that one may be read as another (protobuf's updating rules). */
@@ -63,8 +65,10 @@ function compareMessageTypes(
   if (original.message.localName !== update.message.localName) return ctx.add("FIELD_NAMED_TYPE_CHANGED");
   const sub = ctx.sub();
   compareMessages(sub, original.message, update.message);
-  ctx.addAll(sub.differences);
-  if (!sub.isCompatible()) ctx.add("FIELD_NAMED_TYPE_CHANGED");
+  if (sub.isCompatible()) return;
+  // What changed is told in full where the message itself is compared; here, only its kinds.
+  for (const { type } of summary(sub.differences)) if (!COMPATIBLE.has(type)) ctx.add(type);
+  ctx.add("FIELD_NAMED_TYPE_CHANGED");
 }
 
 /** Enums are scalars here (varints), as Confluent groups them. */

@@ -1,36 +1,18 @@
-import { DifferenceContext, type Difference } from "../difference-context.ts";
+import { DifferenceContext, newPairMemo, type Difference } from "../difference-context.ts";
 import { COMPATIBLE } from "./differences.ts";
 import { compareFields } from "./diff-field.ts";
 import type { ProtoEnum, ProtoField, ProtoFileModel, ProtoMessage } from "./model.ts";
 
-/** The Protobuf comparison's context: a message already being compared is not entered again. */
+/** The Protobuf comparison's context. */
 export class ProtoDiffContext extends DifferenceContext {
-  constructor(
-    private readonly entered: Set<ProtoMessage> = new Set(),
-    path: string[] = [],
-  ) {
-    super(COMPATIBLE, path);
-  }
-
-  sub(): ProtoDiffContext {
-    return new ProtoDiffContext(this.entered, [...this.path]);
-  }
-
-  /** Runs `body` unless `message` is already being compared further up (a recursive type). */
-  enter(message: ProtoMessage, body: () => void): void {
-    if (this.entered.has(message)) return;
-    this.entered.add(message);
-    try {
-      body();
-    } finally {
-      this.entered.delete(message);
-    }
+  static root(): ProtoDiffContext {
+    return new ProtoDiffContext(COMPATIBLE, newPairMemo());
   }
 }
 
 /** Every difference from `original` (the writer's file) to `update` (the reader's), as Confluent finds them. */
 export function protobufDifferences(original: ProtoFileModel, update: ProtoFileModel): Difference[] {
-  const ctx = new ProtoDiffContext();
+  const ctx = ProtoDiffContext.root();
   if (original.packageName !== update.packageName) ctx.add("PACKAGE_CHANGED");
   compareTypes(ctx, original, update);
   return ctx.differences;
@@ -70,22 +52,29 @@ function compareEnums(ctx: ProtoDiffContext, original: ProtoEnum, update: ProtoE
   }
 }
 
-export function compareMessages(ctx: ProtoDiffContext, original: ProtoMessage, update: ProtoMessage): void {
-  ctx.enter(original, () => {
-    const topBefore = byNumber(original.fields.filter((field) => field.oneof === undefined));
-    const topAfter = byNumber(update.fields.filter((field) => field.oneof === undefined));
-    const inOneofBefore = byNumber(original.fields.filter((field) => field.oneof !== undefined));
-    checkMovesIntoOneofs(ctx, update, topBefore, inOneofBefore);
-    compareOneofs(ctx, original, update);
-    ctx.eachKey(topBefore, topAfter, (o, u) => {
-      if (o && u) return compareFields(ctx, o, u);
-      if (o) return ctx.add(o.required ? "REQUIRED_FIELD_REMOVED" : "FIELD_REMOVED");
-      if (u) ctx.add(u.required ? "REQUIRED_FIELD_ADDED" : "FIELD_ADDED");
-    });
-    compareAcrossOneofs(ctx, original, update);
-    compareNumbersByName(ctx, original, update);
-  });
-  compareTypes(ctx, original, update);
+/** Once per pair of messages in a check: a recursive message meets itself as compatible. */
+export function compareMessages(outer: ProtoDiffContext, original: ProtoMessage, update: ProtoMessage): void {
+  outer.memoized(
+    original,
+    update,
+    (ctx) => {
+      const topBefore = byNumber(original.fields.filter((field) => field.oneof === undefined));
+      const topAfter = byNumber(update.fields.filter((field) => field.oneof === undefined));
+      const inOneofBefore = byNumber(original.fields.filter((field) => field.oneof !== undefined));
+      checkMovesIntoOneofs(ctx, update, topBefore, inOneofBefore);
+      compareOneofs(ctx, original, update);
+      ctx.eachKey(topBefore, topAfter, (o, u) => {
+        if (o && u) return compareFields(ctx, o, u);
+        if (o) return ctx.add(o.required ? "REQUIRED_FIELD_REMOVED" : "FIELD_REMOVED");
+        if (u) ctx.add(u.required ? "REQUIRED_FIELD_ADDED" : "FIELD_ADDED");
+      });
+      compareAcrossOneofs(ctx, original, update);
+      compareNumbersByName(ctx, original, update);
+      compareTypes(ctx, original, update);
+      // Message types used by fields are summed up where used (diff-field.ts), never repeated in full.
+    },
+    false,
+  );
 }
 
 /** A oneof may take over at most one field that existed outside any oneof, and only as a new oneof. */
