@@ -78,6 +78,27 @@ describe("schemas that could make a checker slow or deep", () => {
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 
+  it("compares each pair of Avro types once, however many fields reach it", () => {
+    const level = (i: number, last: string): object =>
+      i === 16
+        ? { type: "record", name: "L16", fields: [{ name: "x", type: last }] }
+        : {
+            type: "record",
+            name: `L${i}`,
+            fields: [
+              { name: "a", type: level(i + 1, last) },
+              { name: "b", type: `L${i + 1}` },
+              { name: "c", type: `L${i + 1}` },
+            ],
+          };
+    const started = performance.now();
+    const result = checkCompatibility("BACKWARD", parseSchema("AVRO", JSON.stringify(level(0, "int"))), [
+      v(1, parseSchema("AVRO", JSON.stringify(level(0, "string")))),
+    ]);
+    expect(result.messages[0]).toContain("TYPE_MISMATCH at /fields/0/type/fields/0/type");
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
   it("compares each pair of JSON subschemas once, however many $refs reach it", () => {
     const definitions = (last: object) =>
       Object.fromEntries([

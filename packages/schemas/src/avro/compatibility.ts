@@ -68,19 +68,38 @@ class ResolutionChecker {
   // Results per (reader, writer) pair with paths relative to the pair; null while one is being
   // checked, which a recursive type meets again and takes as compatible.
   private readonly memo = new Map<AvroType, Map<AvroType, AvroIncompatibility[] | null>>();
+  private readonly reported = new Map<AvroType, Set<AvroType>>();
 
   constructor(private readonly labels: SideLabels) {}
 
+  /**
+   * The pair's issues at `path`. A pair met again by another path (a named type used in many
+   * places) gives one issue per rule there: what a schema reaching a type by exponentially many
+   * paths reports stays small, and the verdict is the same.
+   */
   check(reader: AvroType, writer: AvroType, path: string): AvroIncompatibility[] {
+    const issues = this.issuesOf(reader, writer);
+    let byWriter = this.reported.get(reader);
+    if (!byWriter) this.reported.set(reader, (byWriter = new Set()));
+    if (!byWriter.has(writer)) {
+      byWriter.add(writer);
+      return issues.map((issue) => ({ ...issue, path: path + issue.path }));
+    }
+    const byRule = new Map(issues.map((issue) => [issue.rule, { ...issue, path }]));
+    return [...byRule.values()];
+  }
+
+  /** The pair's issues relative to it, computed once. */
+  private issuesOf(reader: AvroType, writer: AvroType): AvroIncompatibility[] {
     let byWriter = this.memo.get(reader);
     if (!byWriter) this.memo.set(reader, (byWriter = new Map()));
     const known = byWriter.get(writer);
     if (known === null) return [];
-    if (known === undefined) {
-      byWriter.set(writer, null);
-      byWriter.set(writer, this.compare(reader, writer));
-    }
-    return (byWriter.get(writer) ?? []).map((issue) => ({ ...issue, path: path + issue.path }));
+    if (known !== undefined) return known;
+    byWriter.set(writer, null);
+    const issues = this.compare(reader, writer);
+    byWriter.set(writer, issues);
+    return issues;
   }
 
   private compare(reader: AvroType, writer: AvroType): AvroIncompatibility[] {
@@ -111,7 +130,7 @@ class ResolutionChecker {
     }
     if (PROMOTIONS[r]?.includes(w)) return [];
     if (r === "union") {
-      const readable = (readerType.types ?? []).some((branch) => this.check(branch, writer, "").length === 0);
+      const readable = (readerType.types ?? []).some((branch) => this.issuesOf(branch, writer).length === 0);
       return readable ? [] : [this.issue("MISSING_UNION_BRANCH", "", this.lacking(w))];
     }
     return [
@@ -127,7 +146,7 @@ class ResolutionChecker {
   private writerUnion(reader: AvroType, writer: Loose): AvroIncompatibility[] {
     const issues: AvroIncompatibility[] = [];
     (writer.types ?? []).forEach((branch, index) => {
-      if (this.check(reader, branch, "").length > 0) {
+      if (this.issuesOf(reader, branch).length > 0) {
         issues.push(this.issue("MISSING_UNION_BRANCH", `/${index}`, this.lacking(kindOf(branch))));
       }
     });
