@@ -34,6 +34,26 @@ describe("compatibility table", () => {
     else expect(said).toContain(c.reason);
   });
 
+  // Every schema of the table, and a few extremes, is fully compatible with itself.
+  const EXTREMES: Array<[CompatibilityCase["format"], SchemaInput]> = [
+    ["JSON", "true"],
+    ["JSON", "false"],
+    ["JSON", "{}"],
+    ["JSON", '{"not":{}}'],
+    ["JSON", '{"type":["string","integer","number","boolean","null","object","array"]}'],
+  ];
+  const everySchema = [
+    ...EXTREMES,
+    ...CASES.flatMap((c) => [...c.previous, c.candidate].map((input) => [c.format, input] as const)),
+  ];
+  it.each(everySchema.map(([format, input], i) => [i, format, input] as const))(
+    "schema %i (%s) is compatible with itself",
+    (_, format, input) => {
+      const schema = parse(format, input);
+      expect(checkCompatibility("FULL_TRANSITIVE", schema, [{ version: 1, schema }]).messages).toEqual([]);
+    },
+  );
+
   it("has at least 150 cases, enough of each format, and every level", () => {
     const count = (format: string) => CASES.filter((c) => c.format === format).length;
     expect(CASES.length).toBeGreaterThanOrEqual(150);
