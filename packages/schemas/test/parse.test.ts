@@ -58,6 +58,12 @@ const INVALID: ReadonlyArray<readonly [SchemaType, string, string, string]> = [
   ["JSON", "not a schema", '"hello"', "a schema is a JSON object or a boolean"],
   ["JSON", "not JSON", "{type: object}", "not JSON"],
   [
+    "JSON",
+    "a pattern that is no regular expression",
+    '{"properties":{"a":{"type":"string","pattern":"(x"}}}',
+    '/properties/a/pattern: "(x" is not a regular expression',
+  ],
+  [
     "PROTOBUF",
     "an unknown field type",
     'syntax = "proto3"; message M { strin a = 1; }',

@@ -31,7 +31,10 @@ export function parseJsonSchema(text: string, references: readonly ResolvedRefer
   try {
     for (const document of documents) addReference(ajv, document);
     if (!ajv.validateSchema(schema)) throw parseError("JSON", describeErrors(schema, ajv.errors));
-    ajv.compile(schema);
+    checkPatterns(schema, "");
+    // Compiling resolves $refs (a missing one is an error) and costs most of a parse: only when
+    // there is one to resolve.
+    if (text.includes("$ref") || text.includes("$dynamicRef")) ajv.compile(schema);
   } catch (err) {
     throw err instanceof SchemaParseError ? err : parseError("JSON", errorMessage(err));
   } finally {
@@ -100,6 +103,31 @@ function describeErrors(schema: unknown, errors: ErrorObject[] | null | undefine
     byPath.set(error.instancePath, `${error.instancePath || "/"}: ${shown} ${error.message ?? "is invalid"}`);
   }
   return [...byPath.values()].join("; ");
+}
+
+/** Every `pattern` and `patternProperties` key must be a regular expression (ajv checks them only when compiling). */
+function checkPatterns(schema: unknown, path: string): void {
+  if (Array.isArray(schema)) return schema.forEach((item, i) => checkPatterns(item, `${path}/${i}`));
+  if (!isPlainObject(schema)) return;
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "pattern" && typeof value === "string") checkPattern(value, `${path}/pattern`);
+    if (key === "patternProperties" && isPlainObject(value)) {
+      for (const pattern of Object.keys(value)) checkPattern(pattern, `${path}/patternProperties`);
+    }
+    // `enum`, `const`, `default` and `examples` hold values, not schemas.
+    if (!["enum", "const", "default", "examples"].includes(key)) checkPatterns(value, `${path}/${key}`);
+  }
+}
+
+function checkPattern(pattern: string, path: string): void {
+  try {
+    new RegExp(pattern, "u");
+  } catch (err) {
+    throw parseError(
+      "JSON",
+      `${path}: ${JSON.stringify(pattern)} is not a regular expression (${errorMessage(err)})`,
+    );
+  }
 }
 
 function valueAt(schema: unknown, pointer: string): unknown {
