@@ -47,9 +47,20 @@ function compareNodes(ctx: DiffContext, o: JsonNode, u: JsonNode): void {
         }
       }
     }
-  } else if (o.kind === "combined" && u.kind !== "combined" && o.subschemas.length === 1) {
-    const sub = compatibleOnTheSide(ctx, o.subschemas[0]!, u);
-    if (sub.isCompatible()) return ctx.addAll(sub.differences);
+  } else if (o.kind === "combined" && u.kind !== "combined") {
+    if (o.subschemas.length === 1) {
+      const sub = compatibleOnTheSide(ctx, o.subschemas[0]!, u);
+      if (sub.isCompatible()) return ctx.addAll(sub.differences);
+    } else if (o.criterion === "allOf") {
+      // What passed all of the schemas passed each: the update may keep just one of them.
+      for (const subschema of o.subschemas) {
+        const sub = compatibleOnTheSide(ctx, subschema, u);
+        if (sub.isCompatible()) {
+          ctx.addAll(sub.differences);
+          return ctx.add("PRODUCT_TYPE_NARROWED");
+        }
+      }
+    }
   }
   if (o.kind !== u.kind) {
     // Nothing was valid before, or anything is valid now.

@@ -130,6 +130,21 @@ const rows: Row[] = [
     a({ enum: ["red", "blue"] }),
     "ENUM_ARRAY_CHANGED",
   ],
+  ["a string's enum dropped", "BACKWARD", [a({ ...S, enum: ["red"] })], a(S), true],
+  [
+    "a string given an enum",
+    "BACKWARD",
+    [a(S)],
+    a({ ...S, enum: ["red"] }),
+    "TYPE_CHANGED at #/properties/a",
+  ],
+  [
+    "an allOf reduced to one of its schemas",
+    "BACKWARD",
+    [a({ allOf: [S, { maxLength: 3 }] })],
+    a({ ...S, maxLength: 5 }),
+    true,
+  ],
   [
     "an enum extended",
     "FORWARD",
