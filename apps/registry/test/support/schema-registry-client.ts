@@ -1,3 +1,4 @@
+import { request } from "node:http";
 import { expect } from "vitest";
 import { TEST_ADMIN_TOKEN } from "@stream-registry/testkit";
 
@@ -85,4 +86,32 @@ export function avroRecord(name: string, fields: string[], defaults = false): Re
     name,
     fields: fields.map((field) => ({ name: field, type: "string", ...(defaults && { default: "" }) })),
   };
+}
+
+/**
+ * Starts a POST announcing `length` bytes and sends only the first 64 KiB: the answer must come
+ * before the body is read (a refusal). Resolves with it, then drops the connection.
+ */
+export function postUnread(
+  url: string,
+  length: number,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-length": length, ...headers },
+    });
+    req.on("response", (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (body += chunk));
+      res.on("end", () => {
+        resolve({ status: res.statusCode ?? 0, body });
+        req.destroy();
+      });
+    });
+    req.on("error", reject);
+    req.write("x".repeat(64 * 1024));
+  });
 }
