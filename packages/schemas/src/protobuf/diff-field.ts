@@ -1,7 +1,5 @@
 import type { ProtoDiffContext } from "./diff.ts";
 import { compareMessages } from "./diff.ts";
-import { summary } from "../difference-context.ts";
-import { COMPATIBLE } from "./differences.ts";
 import type { ProtoField, ProtoFieldType } from "./model.ts";
 
 /** Scalars that share a wire encoding, so that one may be read as another (protobuf's updating rules). */
@@ -63,11 +61,10 @@ function compareMessageTypes(
   update: Extract<ProtoFieldType, { kind: "message" }>,
 ): void {
   if (original.message.localName !== update.message.localName) return ctx.add("FIELD_NAMED_TYPE_CHANGED");
-  const sub = ctx.sub();
+  const sub = ctx.atDefinition(original.message.localName);
   compareMessages(sub, original.message, update.message);
   if (sub.isCompatible()) return;
-  // What changed is told in full where the message itself is compared; here, only its kinds.
-  for (const { type } of summary(sub.differences)) if (!COMPATIBLE.has(type)) ctx.add(type);
+  ctx.reportAtDefinition(sub.differences);
   ctx.add("FIELD_NAMED_TYPE_CHANGED");
 }
 

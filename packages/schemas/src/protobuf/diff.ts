@@ -3,19 +3,41 @@ import { COMPATIBLE } from "./differences.ts";
 import { compareFields } from "./diff-field.ts";
 import type { ProtoEnum, ProtoField, ProtoFileModel, ProtoMessage } from "./model.ts";
 
-/** The Protobuf comparison's context. */
+/**
+ * The Protobuf comparison's context. A message type a field uses is compared where it is defined
+ * (`#/Money/1`), as Confluent reports it: those differences go to one list of the whole comparison,
+ * each once, whatever the path the comparison took to them.
+ */
 export class ProtoDiffContext extends DifferenceContext {
   static root(): ProtoDiffContext {
     return new ProtoDiffContext(COMPATIBLE, newPairMemo());
   }
+
+  /** A context of the same comparison at the place a message is defined. */
+  atDefinition(localName: string): ProtoDiffContext {
+    return this.rootedAt(localName.split("."));
+  }
+
+  /** Differences found at their definition, kept aside from the path being walked. */
+  reportAtDefinition(differences: readonly Difference[]): void {
+    let sink = definitionSinks.get(this.memo);
+    if (!sink) definitionSinks.set(this.memo, (sink = new Map()));
+    for (const difference of differences) sink.set(`${difference.type} ${difference.path}`, difference);
+  }
+
+  reportedAtDefinitions(): Difference[] {
+    return [...(definitionSinks.get(this.memo)?.values() ?? [])];
+  }
 }
+
+const definitionSinks = new WeakMap<object, Map<string, Difference>>();
 
 /** Every difference from `original` (the writer's file) to `update` (the reader's), as Confluent finds them. */
 export function protobufDifferences(original: ProtoFileModel, update: ProtoFileModel): Difference[] {
   const ctx = ProtoDiffContext.root();
   if (original.packageName !== update.packageName) ctx.add("PACKAGE_CHANGED");
   compareTypes(ctx, original, update);
-  return ctx.differences;
+  return [...ctx.differences, ...ctx.reportedAtDefinitions()];
 }
 
 interface TypeList {

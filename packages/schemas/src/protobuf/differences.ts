@@ -3,6 +3,8 @@
  * plus FIELD_NUMBER_CHANGED (as Karapace reports it) and RESERVED_FIELD_NUMBER_REUSED.
  */
 export const COMPATIBLE: ReadonlySet<string> = new Set([
+  // Messages are matched by their names without package, so moving them is allowed.
+  "PACKAGE_CHANGED",
   "MESSAGE_ADDED",
   "MESSAGE_MOVED",
   "ENUM_ADDED",
@@ -20,7 +22,6 @@ export const COMPATIBLE: ReadonlySet<string> = new Set([
 ]);
 
 export const INCOMPATIBLE: Readonly<Record<string, string>> = {
-  PACKAGE_CHANGED: "the package changed",
   MESSAGE_REMOVED: "a message was removed",
   FIELD_KIND_CHANGED: "a field changed between scalar, message and map",
   FIELD_SCALAR_KIND_CHANGED: "a field's scalar type changed to one of another wire group",
