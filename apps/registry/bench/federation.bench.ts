@@ -274,7 +274,8 @@ try {
       where: "/",
       url: root.url,
       body: lookupBody("RootLookup"),
-      hops: [{ path: "/", operation: "RootLookup" }, ...below("Forwarded_stream")],
+      // Passed through (graphql/pass-through.ts): each registry logs the client's operation name.
+      hops: [{ path: "/", operation: "RootLookup" }, ...below("RootLookup")],
     },
     {
       what: "root _entities",

@@ -30,6 +30,7 @@ import { rateLimitPlugin } from "./graphql/guards/rate-limit-plugin.ts";
 import { schemaVisibilityPlugin } from "./graphql/guards/schema-visibility.ts";
 import { staticLimitRules } from "./graphql/guards/static-rules.ts";
 import { createLoaders } from "./graphql/loaders.ts";
+import { createPassThrough } from "./graphql/pass-through.ts";
 import { operationNamePlugin } from "./graphql/operation-name-plugin.ts";
 import { partialAnswerPlugin } from "./graphql/partial-answer-plugin.ts";
 import { buildSchema, subgraphSdl } from "./graphql/schema.ts";
@@ -247,6 +248,7 @@ export async function startRegistry(
       apollo,
       onFault: (error, requestId) => migrations.notice(error, requestId),
       maxTokens: config.queryLimits.maxTokens,
+      passThrough: createPassThrough(schema, config.queryLimits),
       logger,
       authenticate: (authorization) => authenticator.authenticate(authorization),
       createContext: ({ requestId, principal, hops, budgetEndsAt, remoteAddress }) => ({

@@ -136,6 +136,20 @@ describe("rate limits: charging", () => {
     expect(await as(limits, "token:a").chargeOperation(20)).toBeUndefined();
   });
 
+  it("charges a request's operation once: a pass-through that went on as usual is not charged twice", async () => {
+    const limits = new RateLimits({ points: 100, windowSeconds: 60 });
+    const request = as(limits, "token:a");
+    expect(await request.chargeOperation(30)).toBeUndefined();
+    expect(await request.chargeOperation(30)).toBeUndefined();
+    // 30 spent, not 60: a new request of 70 still fits, and one more point does not.
+    expect(await as(limits, "token:a").chargeOperation(70)).toBeUndefined();
+    expect(await as(limits, "token:a").chargeOperation(1)).toBeDefined();
+    // A refused charge is no charge: the request is refused again when asked again.
+    const late = as(limits, "token:a");
+    expect(await late.chargeOperation(5)).toBeDefined();
+    expect(await late.chargeOperation(5)).toBeDefined();
+  });
+
   it("counts nobody with 0 points, nor the parent", async () => {
     expect(as(new RateLimits({ points: 0, windowSeconds: 10 }), "token:a").counted).toBe(false);
     const limits = new RateLimits({ points: 1, windowSeconds: 10 });

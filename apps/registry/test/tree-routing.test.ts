@@ -2,7 +2,13 @@ import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { eventually, mutate, TREE_TOKEN, type RegistryClient } from "@stream-registry/testkit";
+import {
+  eventually,
+  mutate,
+  TREE_TOKEN,
+  withAuthorization,
+  type RegistryClient,
+} from "@stream-registry/testkit";
 import {
   CREATE_STREAM,
   DECLARE_CLUSTER,
@@ -246,6 +252,54 @@ describe(
         5_000,
         "the request log lines",
       );
+    });
+
+    it("passes a look-up through the registries between the client and its owner, each asked once", async () => {
+      const [root, ns] = [at("/"), "/aws/us-reg1-xyz"];
+      const asked = (path: string, operation: string) =>
+        at(path)
+          .logs()
+          .filter(
+            (line) => line.includes('"msg":"request"') && line.includes(`"operationName":"${operation}"`),
+          ).length;
+      await mutate(at(ns), CREATE_STREAM, { input: { name: "passed_v0" } });
+      const lookup = `query PassedLookup($ns: String) {
+        stream(name: "passed_v0", namespace: $ns) { namespace name generation bindings { fqn } } }`;
+      const direct = await at(ns).request(lookup, { ns });
+      const response = await fetch(root.url, {
+        method: "POST",
+        headers: withAuthorization({ "content-type": "application/json" }),
+        body: JSON.stringify({ query: lookup, variables: { ns } }),
+      });
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+      // The owner's answer, byte for byte as it gave it.
+      expect(await response.json()).toEqual({ data: direct.data });
+      expect(direct.data).toEqual({
+        stream: { namespace: ns, name: "passed_v0", generation: 1, bindings: [] },
+      });
+      // /aws passed the client's operation on (named as the client named it), and the leaf ran it.
+      await eventually(
+        async () =>
+          (asked("/", "PassedLookup") === 1 &&
+            asked("/aws", "PassedLookup") === 1 &&
+            asked(ns, "PassedLookup") === 2) ||
+          undefined,
+        5_000,
+        "the request log lines",
+      );
+      // An answer with errors is this registry's as before, from the one answer it was given:
+      // /aws refuses a namespace below it that no registry owns.
+      const missing = await root.request(
+        `query PassedMissing { stream(name: "x", namespace: "/aws/nowhere") { name } }`,
+      );
+      expect(missing.data).toEqual({ stream: null });
+      expect(missing.errors?.[0]).toMatchObject({
+        message: expect.stringContaining("/aws/nowhere"),
+        extensions: { code: "NOT_FOUND", namespace: "/aws" },
+      });
+      await eventually(async () => asked("/aws", "PassedMissing") === 1 || undefined, 5_000, "the log line");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(asked("/aws", "PassedMissing")).toBe(1);
     });
 
     it("answers a list at the root with the others' items while a leaf is stopped, naming the leaf", async () => {

@@ -24,7 +24,14 @@ export interface ForwardedOperation {
  * this field, as is.
  */
 export function forwardedOperation(info: GraphQLResolveInfo, name: string): ForwardedOperation {
-  return withClientContext(info, {
+  // A document's nodes are the same objects at every request that sends its text (the server keeps
+  // parsed documents), so its forwarded text is printed once: only the variables' values differ.
+  const [first] = info.fieldNodes;
+  const kept = first && printed.get(first);
+  if (kept?.name === name && sameNodes(kept.fieldNodes, info.fieldNodes)) {
+    return { query: kept.query, variables: pick(info.variableValues, kept.variables) };
+  }
+  const { query, variables } = printWithClientContext(info, {
     kind: Kind.OPERATION_DEFINITION,
     operation: info.operation.operation,
     name: { kind: Kind.NAME, value: name },
@@ -32,6 +39,21 @@ export function forwardedOperation(info: GraphQLResolveInfo, name: string): Forw
     directives: [],
     selectionSet: { kind: Kind.SELECTION_SET, selections: info.fieldNodes },
   });
+  if (first) printed.set(first, { name, fieldNodes: [...info.fieldNodes], query, variables });
+  return { query, variables: pick(info.variableValues, variables) };
+}
+
+/** The text forwardedOperation printed for a field, by its first node, and the variables it takes. */
+const printed = new WeakMap<
+  FieldNode,
+  { name: string; fieldNodes: readonly FieldNode[]; query: string; variables: string[] }
+>();
+
+const sameNodes = (a: readonly FieldNode[], b: readonly FieldNode[]) =>
+  a.length === b.length && a.every((node, i) => node === b[i]);
+
+function pick(values: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(names.filter((name) => name in values).map((name) => [name, values[name]]));
 }
 
 /**
@@ -141,6 +163,15 @@ function nodeSelections(
  * or through others) and the definitions and values of the client's variables they use.
  */
 function withClientContext(info: GraphQLResolveInfo, operation: OperationDefinitionNode): ForwardedOperation {
+  const { query, variables } = printWithClientContext(info, operation);
+  return { query, variables: pick(info.variableValues, variables) };
+}
+
+/** withClientContext's text, and the names of the client's variables it takes. */
+function printWithClientContext(
+  info: GraphQLResolveInfo,
+  operation: OperationDefinitionNode,
+): { query: string; variables: string[] } {
   const fragments = usedFragments(operation.selectionSet.selections, info.fragments);
   const own = new Set(
     (operation.variableDefinitions ?? []).map((definition) => definition.variable.name.value),
@@ -159,10 +190,7 @@ function withClientContext(info: GraphQLResolveInfo, operation: OperationDefinit
       ...fragments,
     ],
   };
-  const variables = Object.fromEntries(
-    Object.entries(info.variableValues).filter(([variable]) => used.has(variable) && !own.has(variable)),
-  );
-  return { query: print(document), variables };
+  return { query: print(document), variables: clients.map((definition) => definition.variable.name.value) };
 }
 
 /** The fragment definitions `selections` spread, directly or through other fragments. */

@@ -1,4 +1,5 @@
 import { DeadlineExceeded, withDeadline } from "@stream-registry/core";
+import { AnswerTooLarge, NoAnswer, postJson } from "./http-post.ts";
 
 /** Why a call to another registry gave no data. */
 export type RemoteFailure =
@@ -28,6 +29,8 @@ export interface RemoteCallOptions {
   signal?: AbortSignal;
   /** Sent as is (the caller's identity headers, a request id). */
   headers?: Record<string, string>;
+  /** Which of the document's operations to run, when it has several (a client's, passed on). */
+  operationName?: string;
 }
 
 /** The largest answer read from another registry: a page of a registration or a probe is small. */
@@ -44,6 +47,8 @@ export interface RemoteGraphQLError {
 export interface RemoteAnswer<T> {
   data: T | null;
   errors: RemoteGraphQLError[];
+  /** The answer as it was sent (JSON): passed on as is where nothing in it is changed. */
+  text: string;
 }
 
 /**
@@ -82,33 +87,32 @@ export async function postOperation<T>(
   variables: Record<string, unknown>,
   options: RemoteCallOptions,
 ): Promise<RemoteAnswer<T>> {
+  const target = URL.canParse(url) ? new URL(url) : undefined;
+  if (target?.protocol !== "http:" && target?.protocol !== "https:")
+    throw new RemoteRegistryError("unreachable", url, `${url} is not an http or https URL`);
   const body = await withDeadline(
     async (signal) => {
-      let response: Response;
-      try {
-        response = await fetch(url, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            accept: "application/graphql-response+json, application/json",
-            ...options.headers,
-          },
-          body: JSON.stringify({ query, variables }),
-          signal,
-          redirect: "error",
-        });
-      } catch (error) {
-        if (signal.aborted) throw signal.reason;
-        throw new RemoteRegistryError("unreachable", url, `${url} does not answer: ${causeOf(error)}`);
-      }
-      const text = await readLimited(response, url);
+      const { status, text } = await postJson(
+        target,
+        JSON.stringify({ query, variables, operationName: options.operationName }),
+        { accept: "application/graphql-response+json, application/json", ...options.headers },
+        { signal, maxBytes: MAX_ANSWER_BYTES },
+      ).catch((error: unknown) => {
+        if (error instanceof NoAnswer)
+          throw new RemoteRegistryError("unreachable", url, `${url} does not answer: ${error.code}`);
+        if (error instanceof AnswerTooLarge) {
+          const size = error.declared === undefined ? "" : ` of ${error.declared} bytes`;
+          throw notARegistry(url, `its answer${size} exceeds ${MAX_ANSWER_BYTES} bytes`);
+        }
+        throw error;
+      });
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
       } catch {
-        throw notARegistry(url, `it answered HTTP ${response.status} with something that is not JSON`);
+        throw notARegistry(url, `it answered HTTP ${status} with something that is not JSON`);
       }
-      return { status: response.status, parsed };
+      return { status, parsed, text };
     },
     { timeoutMs: options.timeoutMs, signal: options.signal },
   ).catch((error: unknown) => {
@@ -135,37 +139,9 @@ export async function postOperation<T>(
       }))
     : [];
   const data = typeof answer.data === "object" && answer.data !== null ? (answer.data as T) : null;
-  return { data, errors };
+  return { data, errors, text: body.text };
 }
 
 function notARegistry(url: string, what: string): RemoteRegistryError {
   return new RemoteRegistryError("not-a-registry", url, `${url} is not a stream registry: ${what}`);
-}
-
-async function readLimited(response: Response, url: string): Promise<string> {
-  const declared = Number(response.headers.get("content-length") ?? "0");
-  if (declared > MAX_ANSWER_BYTES) {
-    await response.body?.cancel();
-    throw notARegistry(url, `its answer of ${declared} bytes exceeds ${MAX_ANSWER_BYTES}`);
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  // A reader, not `for await`: a program that loads lib "dom" (a gateway's types) has a
-  // ReadableStream without an async iterator.
-  const reader = response.body?.getReader();
-  for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) {
-    size += read.value.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader!.cancel();
-      throw notARegistry(url, `its answer exceeds ${MAX_ANSWER_BYTES} bytes`);
-    }
-    chunks.push(read.value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-/** fetch's own message is "fetch failed"; the reason is its cause (ECONNREFUSED, ENOTFOUND...). */
-function causeOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
 }

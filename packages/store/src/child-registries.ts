@@ -83,11 +83,6 @@ export async function listChildRoutes(db: Db): Promise<ChildRoute[]> {
   return db.childRegistry.findMany({ select: ROUTE, orderBy: { name: "asc" } });
 }
 
-/** The route of the child that owns the namespace segment `name` below this registry. */
-export async function findChildRoute(db: Db, name: string): Promise<ChildRoute | null> {
-  return db.childRegistry.findUnique({ where: { name }, select: ROUTE });
-}
-
 /** Why a registration was refused here, with nothing written. */
 export type RegistrationRefusal =
   /** Another registry has the name. */

@@ -6,6 +6,7 @@ import type { Actor } from "../services/deps.ts";
 import type { Services } from "../services/services.ts";
 import type { RequestRate } from "./guards/rate-limit.ts";
 import type { Loaders } from "./loaders.ts";
+import type { PassedThrough } from "./pass-through.ts";
 
 /** Built per request by the HTTP layer. */
 export interface GraphQLContext {
@@ -40,6 +41,8 @@ export interface GraphQLContext {
    * each child registry it asks (`chargeChildren`, before the calls go out).
    */
   rateLimit: RequestRate;
+  /** What a pass-through asked a child for this request, when the answer was not passed on whole. */
+  passedThrough?: PassedThrough;
 }
 
 /** Who the change log names for a change this request makes. */

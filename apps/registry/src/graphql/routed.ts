@@ -3,6 +3,7 @@ import {
   forwardedOperation,
   remoteValue,
   RemoteRegistryError,
+  type RemoteAnswer,
   type RemoteGraphQLError,
 } from "@stream-registry/federation";
 import { GraphQLError, type GraphQLResolveInfo } from "graphql";
@@ -56,6 +57,31 @@ async function forward(
   context: GraphQLContext,
   info: GraphQLResolveInfo,
 ): Promise<unknown> {
+  // Asked already, by a pass-through whose answer was not the answer as it was (pass-through.ts).
+  const asked = context.passedThrough?.url === child.url ? context.passedThrough.answer : undefined;
+  const answer = await (asked ?? ask(child, context, info)).catch((error: unknown) => {
+    if (!(error instanceof RemoteRegistryError)) throw error;
+    throw new RegistryError(
+      ErrorCode.CHILD_UNAVAILABLE,
+      `the child registry that owns ${child.path} cannot be reached: ${error.message}`,
+      [],
+      { namespace: child.path },
+    );
+  });
+  const value = answer.data?.[info.path.key as string];
+  const [first, ...more] = answer.errors;
+  if ((value === null || value === undefined) && first) throw childError(first, child.path);
+  // An answer with errors beside it (a grandchild left out of it) keeps them.
+  for (const error of first ? [first, ...more] : [])
+    context.partial.push(childErrorEntry(error, child.path, info));
+  return remoteValue(value ?? null, info.returnType);
+}
+
+async function ask(
+  child: { url: string; path: string; registryId: string },
+  context: GraphQLContext,
+  info: GraphQLResolveInfo,
+): Promise<RemoteAnswer<Record<string, unknown>>> {
   if (context.hops >= MAX_HOPS) {
     throw new RegistryError(
       ErrorCode.INVALID_INPUT,
@@ -65,24 +91,7 @@ async function forward(
   // Charged to the caller's rate limit before the call goes out: the child will not charge it.
   await context.rateLimit.chargeChildren(1);
   const { query, variables } = forwardedOperation(info, `Forwarded_${info.fieldName}`);
-  const answer = await context.services.children.calls
-    .post<Record<string, unknown>>(child.url, query, variables, await childCall(context, child))
-    .catch((error: unknown) => {
-      if (!(error instanceof RemoteRegistryError)) throw error;
-      throw new RegistryError(
-        ErrorCode.CHILD_UNAVAILABLE,
-        `the child registry that owns ${child.path} cannot be reached: ${error.message}`,
-        [],
-        { namespace: child.path },
-      );
-    });
-  const value = answer.data?.[info.path.key as string];
-  const [first, ...more] = answer.errors;
-  if ((value === null || value === undefined) && first) throw childError(first, child.path);
-  // An answer with errors beside it (a grandchild left out of it) keeps them.
-  for (const error of first ? [first, ...more] : [])
-    context.partial.push(childErrorEntry(error, child.path, info));
-  return remoteValue(value ?? null, info.returnType);
+  return context.services.children.calls.post(child.url, query, variables, await childCall(context, child));
 }
 
 /**

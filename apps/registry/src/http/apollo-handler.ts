@@ -74,6 +74,24 @@ export async function readJsonBody(
   }
 }
 
+/**
+ * A GraphQL answer's JSON text, in the media type the client accepts as Apollo would choose it:
+ * application/graphql-response+json when it asks for that before application/json.
+ */
+export function sendAnswer(res: ServerResponse, req: IncomingMessage, text: string): void {
+  const accept = req.headers.accept ?? "";
+  const modern = accept.indexOf("application/graphql-response+json");
+  const json = accept.indexOf("application/json");
+  res.statusCode = 200;
+  res.setHeader(
+    "content-type",
+    modern >= 0 && (json < 0 || modern < json)
+      ? "application/graphql-response+json; charset=utf-8"
+      : "application/json; charset=utf-8",
+  );
+  res.end(text);
+}
+
 export function sendJson(res: ServerResponse, status: number, value: unknown): void {
   res.statusCode = status;
   res.setHeader("content-type", "application/json; charset=utf-8");

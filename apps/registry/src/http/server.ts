@@ -7,10 +7,17 @@ import { AuthenticationError } from "../auth/authentication-error.ts";
 import { isEnrollmentOnly } from "../auth/enrollment.ts";
 import { BUDGET_HEADER, budgetFrom, HOPS_HEADER } from "../graphql/child-calls.ts";
 import type { GraphQLContext } from "../graphql/context.ts";
+import type { PassedAnswer } from "../graphql/pass-through.ts";
 import type { Logger } from "../logger.ts";
 import { SCHEMA_REGISTRY_PREFIX } from "../schema-registry/rest/rest-handler.ts";
 import type { Readiness } from "./readiness.ts";
-import { ENROLLMENT_BODY_BYTES, handleGraphQL, readJsonBody, sendJson } from "./apollo-handler.ts";
+import {
+  ENROLLMENT_BODY_BYTES,
+  handleGraphQL,
+  readJsonBody,
+  sendAnswer,
+  sendJson,
+} from "./apollo-handler.ts";
 import { DATABASE_UNAVAILABLE_MESSAGE } from "../graphql/errors.ts";
 
 export interface HttpDeps {
@@ -33,6 +40,8 @@ export interface HttpDeps {
   }) => GraphQLContext;
   /** Sees every error a request fails with outside GraphQL (a database that lost its tables). */
   onFault: (error: unknown, requestId: string) => void;
+  /** A look-up a child answers, passed through to it (graphql/pass-through.ts). */
+  passThrough: (body: unknown, context: GraphQLContext) => Promise<PassedAnswer | undefined>;
   /** Never shows error text: /readyz is anonymous. Logs under `requestId` instead. */
   readiness: (requestId: string) => Promise<Readiness>;
   /** The built-in schema registry's REST API, under /schema-registry (docs/schemas.md). */
@@ -59,7 +68,7 @@ export function createHttpServer(deps: HttpDeps): Server {
           path: req.url,
           status: res.statusCode,
           operationName: operationName(),
-          durationMs: Math.round(performance.now() - started),
+          durationMs: Math.round((performance.now() - started) * 10) / 10,
         },
         "request",
       );
@@ -143,6 +152,8 @@ export function createHttpServer(deps: HttpDeps): Server {
       remoteAddress: req.socket.remoteAddress,
     });
     setOperation(() => context.requestLog.operationName ?? operationNameOf(body, req));
+    const passed = await deps.passThrough(body, context);
+    if (passed) return sendAnswer(res, req, passed.text);
     await handleGraphQL(deps.apollo, req, res, body, async () => context, deps.maxTokens);
   }
 }

@@ -12,7 +12,6 @@ import { ChildCalls, schemaGaps, type RegistryInfo } from "@stream-registry/fede
 import {
   findChildKeys,
   findChildRegistry,
-  findChildRoute,
   listChildRoutes,
   listChildRegistries,
   registerChildRegistry,
@@ -25,6 +24,7 @@ import {
 } from "@stream-registry/store";
 import { checkPublicKeys, publicKeysOf } from "../auth/public-keys.ts";
 import type { RegistryIdentity } from "../identity.ts";
+import { ChildRoutes } from "./child-routes.ts";
 import { checkRegistryUrl } from "./registry-url.ts";
 import { ConnectGuard, urlTarget } from "./connect-guard.ts";
 import type { Actor, ServiceDeps } from "./deps.ts";
@@ -54,6 +54,7 @@ export class ChildRegistryService {
   private readonly token: Buffer | undefined;
   /** Every call to a child goes through here: one circuit breaker per child. */
   readonly calls = new ChildCalls();
+  private readonly routeCache = new ChildRoutes(() => listChildRoutes(this.deps.db.prisma));
 
   constructor(
     private readonly deps: Pick<ServiceDeps, "db">,
@@ -88,7 +89,7 @@ export class ChildRegistryService {
 
   /** Where each child is reached, by name. */
   routes(): Promise<ChildRoute[]> {
-    return listChildRoutes(this.deps.db.prisma);
+    return this.routeCache.all();
   }
 
   find(registryId: string): Promise<ChildRegistry | null> {
@@ -116,7 +117,7 @@ export class ChildRegistryService {
         field,
       );
     }
-    const child = await findChildRoute(this.deps.db.prisma, name);
+    const child = await this.routeCache.find(name);
     if (!child) {
       throw new RegistryError(
         ErrorCode.NOT_FOUND,
@@ -229,6 +230,7 @@ export class ChildRegistryService {
         actor,
       ),
     );
+    this.routeCache.forget();
     if ("refused" in outcome) {
       throw new UserErrors([
         outcome.refused === "taken"
@@ -266,6 +268,7 @@ export class ChildRegistryService {
         actor,
       ),
     );
+    this.routeCache.forget();
     if (outcome === "credential") {
       throw new UserErrors([
         userError(

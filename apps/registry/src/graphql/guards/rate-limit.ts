@@ -148,10 +148,15 @@ export class RequestRate {
     return this.spend !== undefined;
   }
 
-  /** Charges the operation's cost; the refusal when the caller has not that much left. */
+  /**
+   * Charges the operation's cost, once a request (a pass-through that went on as usual charged it
+   * already); the refusal when the caller has not that much left.
+   */
   async chargeOperation(cost: number): Promise<RegistryError | undefined> {
-    this.cost = cost;
-    return this.spend?.(cost, 0);
+    if (this.cost > 0) return undefined;
+    const refusal = await this.spend?.(cost, 0);
+    if (!refusal) this.cost = cost;
+    return refusal;
   }
 
   /**
