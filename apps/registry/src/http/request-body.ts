@@ -4,9 +4,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 /**
- * A request's body as text, or undefined once it is larger than `maxBytes` (by its
- * Content-Length, or as it arrives). The rest of a body too large is not read: the connection
- * closes after the answer, since it cannot carry another request.
+ * A request's body as text, or undefined once more than `maxBytes` of it arrived. The rest of a
+ * body too large is not read: the connection closes after the answer, since it cannot carry
+ * another request.
  */
 export async function readBodyText(
   req: IncomingMessage,
@@ -18,7 +18,6 @@ export async function readBodyText(
     res.on("finish", () => req.destroy());
     return undefined;
   };
-  if (Number(req.headers["content-length"] ?? 0) > maxBytes) return tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {

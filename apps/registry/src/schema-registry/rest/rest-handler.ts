@@ -67,8 +67,10 @@ export function schemaRegistryHandler(deps: SchemaRestDeps) {
         deps.onFault(caught, requestId);
       }
       if (res.headersSent) return void res.destroy();
-      // Refused before its body was read: the connection cannot carry another request after it.
-      if (!req.readableEnded && hasBody(req)) {
+      // Refused before a large (or unannounced) body was read: it is not read at all, and the
+      // connection goes with it. A small one is left to Node, which drains it and keeps the
+      // connection.
+      if (!req.readableEnded && largeBody(req)) {
         res.setHeader("connection", "close");
         res.on("finish", () => req.destroy());
       }
@@ -102,8 +104,10 @@ async function readBody(req: IncomingMessage, res: ServerResponse): Promise<unkn
   }
 }
 
-function hasBody(req: IncomingMessage): boolean {
-  return Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
+/** More than 1 MiB announced, or a body of unannounced length. */
+function largeBody(req: IncomingMessage): boolean {
+  const length = req.headers["content-length"];
+  return length === undefined ? req.headers["transfer-encoding"] !== undefined : Number(length) > 1024 * 1024;
 }
 
 function send(res: ServerResponse, status: number, text: string): void {
