@@ -49,9 +49,12 @@ export async function resolveReferences(
   return resolved;
 }
 
-/** Parses a schema given by a caller: INVALID_SCHEMA, naming what is wrong, when it does not parse. */
-export async function parseInput(db: Db, input: CheckedInput): Promise<ParsedSchema> {
-  const references = await resolveReferences(db, input.references, true);
+/**
+ * Parses a schema given by a caller: INVALID_SCHEMA, naming what is wrong, when it does not parse.
+ * `requireLive`: its references must name live versions (a registration; a look-up may name any).
+ */
+export async function parseInput(db: Db, input: CheckedInput, requireLive = true): Promise<ParsedSchema> {
+  const references = await resolveReferences(db, input.references, requireLive);
   try {
     return parseSchema(input.schemaType, input.schema, references);
   } catch (error) {

@@ -1,5 +1,5 @@
-import type { RegisteredSchema, SubjectVersion } from "@stream-registry/core";
-import type { VersionSelector } from "@stream-registry/provider-api";
+import { textProblem, type RegisteredSchema, type SubjectVersion } from "@stream-registry/core";
+import { schemaRefused, type VersionSelector } from "@stream-registry/provider-api";
 import {
   findReferrers,
   findSchemaById,
@@ -40,7 +40,9 @@ export class SchemaReads {
     return this.deps.db.prisma;
   }
 
-  subjects(options: { includeDeleted?: boolean; prefix?: string } = {}): Promise<string[]> {
+  async subjects(options: { includeDeleted?: boolean; prefix?: string } = {}): Promise<string[]> {
+    const problem = options.prefix === undefined ? undefined : textProblem(options.prefix);
+    if (problem) throw schemaRefused("INVALID_INPUT", `Query parameter "subjectPrefix" ${problem}`);
     return listSubjects(this.db, { includeDeleted: options.includeDeleted ?? false, prefix: options.prefix });
   }
 

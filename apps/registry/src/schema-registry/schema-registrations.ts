@@ -112,7 +112,7 @@ export class SchemaRegistrations {
     const db = this.deps.db.prisma;
     const versions = (await listSubjectVersions(db, subject)).filter((v) => includeDeleted || !v.deleted);
     if (versions.length === 0) throw refuse.subjectNotFound(subject);
-    const parsed = await parseInput(db, checked);
+    const parsed = await parseInput(db, checked, false);
     const id = await findSchemaIdByFingerprint(db, schemaIdentity(parsed, checked.references));
     // The newest: a schema soft-deleted and registered again is its live version.
     const found = versions.findLast((v) => v.id === id);

@@ -142,6 +142,7 @@ describe("schema registry under hostile input", () => {
     expectError(wrong, 405, 405);
     expect(wrong.headers.get("allow")).toBe("GET, POST");
     expectError(await sr().get("/subjects?deleted=yes"), 422, 422, /"deleted" must be true or false/);
+    expectError(await sr().get("/subjects?subjectPrefix=%00"), 422, 422, /"subjectPrefix" contains a NUL/);
     expectError(await sr().delete("/subjects/target-value?permanent=1"), 422, 422, /permanent/);
   });
 
