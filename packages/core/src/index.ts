@@ -22,3 +22,4 @@ export * from "./access.ts";
 export * from "./connect-allow.ts";
 export * from "./schema-registry.ts";
 export { quote } from "./quote.ts";
+export * from "./subject-names.ts";

@@ -36,3 +36,4 @@ export * from "./streams.ts";
 export * from "./transaction.ts";
 export * from "./visibility.ts";
 export { toBinding } from "./binding-row.ts";
+export * from "./stream-subjects.ts";
