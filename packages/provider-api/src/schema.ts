@@ -45,6 +45,12 @@ export interface CompatibilityResult {
  */
 export interface SchemaManager {
   /**
+   * Whether this manager is the schema registry of `cluster` (e.g. the cluster's config names an
+   * external registry). Absent means it serves every cluster; where it returns false, the
+   * registry uses its built-in schema registry for that cluster.
+   */
+  servesCluster?(cluster: ClusterTarget): boolean;
+  /**
    * Registers a schema under a subject; the same schema under another subject keeps its id, and
    * the same schema again under the same subject is the version it already is.
    */
