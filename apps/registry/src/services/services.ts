@@ -1,5 +1,7 @@
 import { ApiTokenService } from "../auth/api-token-service.ts";
 import { createSchemaRegistry, type SchemaRegistry } from "../schema-registry/schema-registry.ts";
+import { SchemaSubjects } from "../schema-registry/schema-subjects.ts";
+import { StreamSchemas } from "../schema-registry/stream-schemas.ts";
 import type { ClusterPresets } from "../cluster-presets.ts";
 import type { RegistryIdentity } from "../identity.ts";
 import { BindingService } from "./binding-service.ts";
@@ -29,6 +31,10 @@ export interface Services {
   tokens: ApiTokenService;
   /** The built-in schema registry (issue 12). */
   schemas: SchemaRegistry;
+  /** A stream's key and type schemas, in the schema registry its schemas go to. */
+  streamSchemas: StreamSchemas;
+  /** Subjects by name: reads, levels, checks, deletes (GraphQL). */
+  schemaSubjects: SchemaSubjects;
 }
 
 export function createServices(
@@ -46,6 +52,8 @@ export function createServices(
   },
 ): Services {
   const parent = new ParentService(deps, options.identity, options.self, options.connect);
+  const schemas = createSchemaRegistry(deps);
+  const streamSchemas = new StreamSchemas(deps, schemas);
   return {
     clusters: new ClusterService(deps, options.clusterPresets, options.connect),
     streams: new StreamService(deps),
@@ -64,6 +72,8 @@ export function createServices(
     index: new DiscoveryIndex(deps),
     grants: new GrantService(deps),
     tokens: new ApiTokenService(deps.db, options.onTokenRevoked ?? (() => {})),
-    schemas: createSchemaRegistry(deps),
+    schemas,
+    streamSchemas,
+    schemaSubjects: new SchemaSubjects(streamSchemas),
   };
 }

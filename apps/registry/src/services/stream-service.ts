@@ -1,5 +1,6 @@
 import {
   checkName,
+  checkSubjectNameStrategy,
   configMapsEqual,
   ErrorCode,
   fqnPrefix,
@@ -49,6 +50,7 @@ export class StreamService {
     const errors: UserError[] = [];
     pushIf(errors, checkName(input.name, ["input", "name"], "stream name"));
     const configs = checkConfigInput(input, EMPTY_CONFIG_SET, this.deps.providers, errors);
+    errors.push(...checkSubjectNameStrategy(configs.config, ["input", "config"]));
     throwIfAny(errors);
     try {
       return await createStream(this.deps.db.prisma, input.name, configs, {
@@ -78,6 +80,7 @@ export class StreamService {
       const current = await this.findLive(input.name);
       const errors: UserError[] = [];
       const configs = checkConfigInput(input, configSetOf(current), this.deps.providers, errors);
+      errors.push(...checkSubjectNameStrategy(configs.config, ["input", "config"]));
       throwIfAny(errors);
       const noOp = sameConfigs(configs, configSetOf(current)) && !givesSecretsIn(input, this.deps.providers);
       if (noOp) return current;

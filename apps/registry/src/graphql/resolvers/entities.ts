@@ -18,6 +18,7 @@ import type { GraphQLContext } from "../context.ts";
 import { accessOf } from "../authorize.ts";
 import type { EffectiveConfigModel } from "../models.ts";
 import { bindingByNames, clusterConnection, readableBindings, streamConnection } from "./lookups.ts";
+import { streamSchemaFields } from "./schemas.ts";
 
 export const Namespace: NamespaceResolvers = {
   __resolveReference: (ref, { namespace }) => (ref.path === namespace ? { path: namespace } : null),
@@ -51,6 +52,7 @@ export const Cluster: ClusterResolvers = {
 };
 
 export const Stream: StreamResolvers = {
+  ...streamSchemaFields,
   __resolveReference: async (ref, context) =>
     ref.namespace === context.namespace && (await accessOf(context)).readsDocument("", ref.name)
       ? ((await context.loaders.streamByName.load(ref.name)) ?? null)

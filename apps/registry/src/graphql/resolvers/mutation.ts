@@ -6,6 +6,7 @@ import { apiTokenMutations } from "./api-tokens.ts";
 import { registryKeyMutations } from "./registry-keys.ts";
 import { grantMutations } from "./grants.ts";
 import { hierarchyMutations } from "./hierarchy.ts";
+import { schemaMutations } from "./schemas.ts";
 
 export const Mutation: MutationResolvers = {
   declareDefaultNamespace: (_, { input }, context) =>
@@ -16,6 +17,7 @@ export const Mutation: MutationResolvers = {
   ...grantMutations,
   ...apiTokenMutations,
   ...registryKeyMutations,
+  ...schemaMutations,
   declareCluster: routed((_, { input }, context) =>
     payload(async () => context.services.clusters.declare(input, await callerIn(context))),
   ),

@@ -6,6 +6,7 @@ import { indexLag } from "../indexed-list.ts";
 import { apiTokenQueries } from "./api-tokens.ts";
 import { grantQueries } from "./grants.ts";
 import { hierarchyQueries } from "./hierarchy.ts";
+import { schemaQueries } from "./schemas.ts";
 import { primeStreams } from "../loaders.ts";
 import { accessOf } from "../authorize.ts";
 import {
@@ -21,6 +22,7 @@ export const Query: QueryResolvers = {
   ...hierarchyQueries,
   ...apiTokenQueries,
   ...grantQueries,
+  ...schemaQueries,
   cluster: routed((_, { name }, context) => readableCluster(name, context)),
   clusters: (_, args, context, info) =>
     subtreeConnection(info, context, args, "ClusterFilter", (filter, page) =>
