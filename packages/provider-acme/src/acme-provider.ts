@@ -31,6 +31,7 @@ export function createAcmeProvider(options: KafkaProviderOptions = {}) {
     kind: "acme",
     description: 'Acme Kafka: the generic Kafka provider plus the required "acme.kafka" ownership map',
     configMaps: [...kafka.configMaps, acmeConfigMap],
+    schemas: kafka.schemas,
     infrastructure: {
       ...infra,
       async validateStream(

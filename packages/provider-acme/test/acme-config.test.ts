@@ -13,6 +13,7 @@ describe("the acme.kafka config map", () => {
     expect(acmeProvider.configMaps.map((m) => m.name)).toEqual([
       "apache.kafka",
       "apache.kafka.topic",
+      "schema.registry",
       ACME_MAP,
     ]);
   });

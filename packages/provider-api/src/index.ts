@@ -1,3 +1,4 @@
+export * from "./confluent-error-codes.ts";
 export * from "./connectors.ts";
 export * from "./errors.ts";
 export * from "./infrastructure.ts";

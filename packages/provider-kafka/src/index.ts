@@ -21,3 +21,10 @@ export { kafkaClientConfig } from "./connection/kafka-client-config.ts";
 export type { KafkaFactory } from "./connection/admin-pool.ts";
 export type { KafkaLogLevel, KafkaLogSink } from "./connection/kafka-logging.ts";
 export { toInfrastructureError, kafkaErrorType } from "./errors/kafka-errors.ts";
+export { createConfluentSchemaManager } from "./schema-registry/confluent-schema-manager.ts";
+export {
+  schemaRegistryConfigMap,
+  schemaRegistryKeys,
+  schemaRegistryOf,
+  type SchemaRegistrySettings,
+} from "./schema-registry/schema-registry-config.ts";

@@ -2,6 +2,8 @@ import type { StreamProvider } from "@stream-registry/provider-api";
 import { kafkaConfigMaps } from "./config/config-maps.ts";
 import { KafkaConnections, type KafkaConnectionOptions } from "./connection/kafka-connections.ts";
 import { createKafkaInfrastructure } from "./kafka-infrastructure.ts";
+import { createConfluentSchemaManager } from "./schema-registry/confluent-schema-manager.ts";
+import { schemaRegistryConfigMap } from "./schema-registry/schema-registry-config.ts";
 
 export type KafkaProviderOptions = KafkaConnectionOptions;
 
@@ -15,8 +17,10 @@ export function createKafkaProvider(options: KafkaProviderOptions = {}) {
     kind: "kafka",
     description:
       "Apache Kafka: a binding is a topic named like the stream, managed through kafkajs' admin API",
-    configMaps: kafkaConfigMaps,
+    configMaps: [...kafkaConfigMaps, schemaRegistryConfigMap],
     infrastructure: createKafkaInfrastructure(connections),
+    /** Clusters whose "schema.registry" map names an external registry; the others use the built-in one. */
+    schemas: createConfluentSchemaManager(),
     /** The provider's admin clients and cluster health, for composition and tests. */
     connections,
     async close() {

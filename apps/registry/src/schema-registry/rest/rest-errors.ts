@@ -1,34 +1,10 @@
 import { ErrorCode, RegistryError } from "@stream-registry/core";
-import { isSchemaManagerError, type SchemaErrorReason } from "@stream-registry/provider-api";
+import { CONFLUENT_ERROR_CODES, isSchemaManagerError } from "@stream-registry/provider-api";
 import { isDatabaseUnavailable } from "@stream-registry/store";
 import { AuthenticationError } from "../../auth/authentication-error.ts";
 import { RestError } from "./rest-error.ts";
 
-/**
- * The one table from the built-in registry's refusals to Confluent's error codes (the protocol's
- * detail: GraphQL speaks the registry's ErrorCode). HTTP status: the code's first three digits.
- */
-export const CONFLUENT_ERROR_CODES: Readonly<Record<SchemaErrorReason, number>> = {
-  SUBJECT_NOT_FOUND: 40401,
-  VERSION_NOT_FOUND: 40402,
-  SCHEMA_NOT_FOUND: 40403,
-  SUBJECT_SOFT_DELETED: 40404,
-  SUBJECT_NOT_SOFT_DELETED: 40405,
-  VERSION_SOFT_DELETED: 40406,
-  VERSION_NOT_SOFT_DELETED: 40407,
-  COMPATIBILITY_NOT_CONFIGURED: 40408,
-  MODE_NOT_CONFIGURED: 40409,
-  INCOMPATIBLE: 409,
-  INVALID_SCHEMA: 42201,
-  INVALID_VERSION: 42202,
-  INVALID_COMPATIBILITY: 42203,
-  INVALID_MODE: 42204,
-  OPERATION_NOT_PERMITTED: 42205,
-  REFERENCE_EXISTS: 42206,
-  INVALID_SUBJECT: 42208,
-  SCHEMA_TOO_LARGE: 42209,
-  INVALID_INPUT: 422,
-};
+export { CONFLUENT_ERROR_CODES };
 
 /** Confluent's code for errors of its backend (and any fault here). */
 export const STORE_ERROR_CODE = 50001;

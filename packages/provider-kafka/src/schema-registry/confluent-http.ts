@@ -1,0 +1,60 @@
+import { schemaErrorOfAnswer, schemaRegistryUnreachable } from "./confluent-errors.ts";
+import type { SchemaRegistrySettings } from "./schema-registry-config.ts";
+
+const MEDIA_TYPE = "application/vnd.schemaregistry.v1+json";
+/** A call that takes longer has failed as an outage would (retriable). */
+const CALL_TIMEOUT_MS = 30_000;
+
+/** One call of Confluent's REST protocol. */
+export interface ConfluentCall {
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  /** Path below the registry's base URL, its segments already encoded. */
+  path: string;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+/**
+ * Calls an external registry over fetch (keep-alive connections of undici's global pool): the
+ * parsed JSON answer, or a SchemaManagerError (see confluent-errors.ts). An aborted caller's
+ * signal rejects with the signal's reason, as the built-in manager does.
+ */
+export async function confluentRequest(
+  settings: SchemaRegistrySettings,
+  call: ConfluentCall,
+): Promise<unknown> {
+  call.signal?.throwIfAborted();
+  const where = `${call.method} ${settings.url}${call.path}`;
+  const headers: Record<string, string> = { accept: MEDIA_TYPE };
+  if (call.body !== undefined) headers["content-type"] = MEDIA_TYPE;
+  if (settings.username !== undefined) {
+    const userInfo = `${settings.username}:${settings.password ?? ""}`;
+    headers.authorization = `Basic ${Buffer.from(userInfo).toString("base64")}`;
+  }
+  const timeout = AbortSignal.timeout(CALL_TIMEOUT_MS);
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(`${settings.url}${call.path}`, {
+      method: call.method,
+      headers,
+      ...(call.body !== undefined && { body: JSON.stringify(call.body) }),
+      signal: call.signal ? AbortSignal.any([call.signal, timeout]) : timeout,
+    });
+    text = await response.text();
+  } catch (error) {
+    call.signal?.throwIfAborted();
+    throw schemaRegistryUnreachable(error, where);
+  }
+  let body: unknown = text;
+  try {
+    body = text === "" ? undefined : JSON.parse(text);
+  } catch {
+    // not JSON: kept as text for the error's message
+  }
+  if (!response.ok) throw schemaErrorOfAnswer(response.status, body, where);
+  return body;
+}
+
+/** A path segment: a subject name or a version selector, percent-encoded. */
+export const segment = (value: string | number): string => encodeURIComponent(String(value));
