@@ -32,9 +32,17 @@ export async function schemaManagerFor(
   const bindings = await findLiveBindingsOfStream(deps.db.prisma, stream.id);
   const binding = bindings.find((b) => b.isDefault) ?? bindings[0];
   if (!binding) return own;
-  const manager = deps.providers.get(binding.cluster.provider)?.schemas;
-  if (!manager) return own;
-  const cluster = await clusterTarget(deps, binding.cluster);
+  const provider = deps.providers.get(binding.cluster.provider);
+  if (!provider?.schemas) return own;
+  return pickSchemaManager(provider.schemas, await clusterTarget(deps, binding.cluster), own);
+}
+
+/** The provider's manager when it serves `cluster` (`servesCluster` absent: it serves every one), else `own`. */
+export function pickSchemaManager(
+  manager: SchemaManager,
+  cluster: ClusterTarget,
+  own: ChosenSchemaManager,
+): ChosenSchemaManager {
   return (manager as MaybeServing).servesCluster?.(cluster) !== false
     ? { manager, cluster, builtIn: false }
     : own;

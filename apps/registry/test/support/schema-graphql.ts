@@ -16,7 +16,14 @@ export interface UserErrorShape {
   messages: string[] | null;
 }
 export interface Registered {
-  schema: { subject: string; version: number; id: number; schemaType: string; schema: string } | null;
+  schema: {
+    subject: string;
+    version: number;
+    id: number;
+    schemaType: string;
+    schema: string;
+    references: { name: string; subject: string; version: number }[];
+  } | null;
   userErrors: UserErrorShape[];
 }
 
