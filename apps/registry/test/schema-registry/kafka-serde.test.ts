@@ -1,0 +1,209 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { SchemaRegistry, SchemaType } from "@kafkajs/confluent-schema-registry";
+import {
+  BINDING,
+  CREATE_BINDING,
+  CREATE_STREAM,
+  DECLARE_CLUSTER,
+  eventually,
+  kafkaClient,
+} from "@stream-registry/testkit";
+import { useRegistryProcess, useSharedKafkaClusters } from "@stream-registry/testkit/vitest";
+
+const CREATE_TOKEN = `mutation($input: CreateApiTokenInput!) {
+  createApiToken(input: $input) { secret userErrors { code message } } }`;
+const GRANT = `mutation($input: GrantInput!) { grant(input: $input) { userErrors { code message } } }`;
+
+/**
+ * Issue 12, Must 7: ordinary Confluent serde against the built-in schema registry, end to end with a
+ * real Kafka cluster. A registry process creates the topic of a stream bound to the cluster; a
+ * producer using @kafkajs/confluent-schema-registry (Basic auth with an API token) registers its
+ * schemas at http://host:port/schema-registry and encodes records into the topic; a consumer
+ * decodes them with the same library, fetching the schemas by the ids in the records.
+ */
+describe("Confluent serde through the built-in schema registry and a real Kafka topic", () => {
+  const kafka = useSharedKafkaClusters();
+  const registry = useRegistryProcess("pglite", { RECONCILER_RESYNC_MS: "500" });
+  const suffix = randomBytes(3).toString("hex");
+  const cluster = `kafka_${suffix}`;
+
+  /** A stream bound to the shared cluster, its topic created by the registry; returns the topic. */
+  async function boundTopic(name: string): Promise<string> {
+    const r = registry();
+    const stream = `${name}_${suffix}`;
+    await r.query(CREATE_STREAM, { input: { name: stream, config: { "apache.kafka": { partitions: 1 } } } });
+    await r.query(CREATE_BINDING, { input: { stream, cluster } });
+    await eventually(
+      async () => {
+        const { binding } = await r.query<{ binding: { status: { phase: string } } | null }>(BINDING, {
+          stream,
+          cluster,
+        });
+        return binding?.status.phase === "ONLINE" ? true : undefined;
+      },
+      60_000,
+      "the binding ONLINE",
+    );
+    return stream;
+  }
+
+  /** A client as a producer or consumer configures it: the registry's URL, an API token with the writer role. */
+  async function serdeClient(): Promise<SchemaRegistry> {
+    const r = registry();
+    const name = `serde-${randomBytes(3).toString("hex")}`;
+    const { createApiToken } = await r.query<{ createApiToken: { secret: string } }>(CREATE_TOKEN, {
+      input: { name },
+    });
+    const { grant } = await r.query<{ grant: { userErrors: unknown[] } }>(GRANT, {
+      input: { principal: `token:${name}`, role: "writer" },
+    });
+    expect(grant.userErrors).toEqual([]);
+    const host = r.url.replace(/\/graphql$/, "/schema-registry");
+    return new SchemaRegistry({ host, auth: { username: "producer", password: createApiToken.secret } });
+  }
+
+  /** Produces `values` encoded with schema `id` and reads them back decoded, with the raw bytes. */
+  async function roundTrip(topic: string, values: Buffer[]): Promise<Buffer[]> {
+    const client = kafkaClient(kafka.at(0).bootstrapServers);
+    const producer = client.producer();
+    await producer.connect();
+    await producer.send({ topic, messages: values.map((value) => ({ value })) });
+    await producer.disconnect();
+    const consumer = client.consumer({ groupId: `serde-${randomBytes(4).toString("hex")}` });
+    const received: Buffer[] = [];
+    await consumer.connect();
+    try {
+      await consumer.subscribe({ topic, fromBeginning: true });
+      await consumer.run({
+        eachMessage: async ({ message }) => {
+          if (message.value) received.push(message.value);
+        },
+      });
+      await eventually(
+        async () => (received.length >= values.length ? true : undefined),
+        60_000,
+        "the records",
+      );
+    } finally {
+      await consumer.disconnect();
+    }
+    return received;
+  }
+
+  const wireId = (bytes: Buffer) => [bytes[0], bytes.readInt32BE(1)];
+
+  it("declares the Kafka cluster", async () => {
+    const { declareCluster } = await registry().query<{ declareCluster: { userErrors: unknown[] } }>(
+      DECLARE_CLUSTER,
+      {
+        input: {
+          name: cluster,
+          provider: "kafka",
+          config: { "apache.kafka": { "bootstrap.servers": kafka.at(0).bootstrapServers } },
+        },
+      },
+    );
+    expect(declareCluster.userErrors).toEqual([]);
+  });
+
+  it("AVRO: records encoded with two compatible versions decode, each carrying its registered id", async () => {
+    const topic = await boundTopic("widgets");
+    const producer = await serdeClient();
+    const v1 = {
+      type: "record",
+      name: "Widget",
+      namespace: "acme",
+      fields: [{ name: "name", type: "string" }],
+    };
+    const v2 = { ...v1, fields: [...v1.fields, { name: "color", type: "string", default: "grey" }] };
+    const subject = `${topic}-value`;
+    const { id: id1 } = await producer.register(
+      { type: SchemaType.AVRO, schema: JSON.stringify(v1) },
+      { subject },
+    );
+    const { id: id2 } = await producer.register(
+      { type: SchemaType.AVRO, schema: JSON.stringify(v2) },
+      { subject },
+    );
+    expect(id2).not.toBe(id1);
+    const sent = [
+      await producer.encode(id1, { name: "w1" }),
+      await producer.encode(id2, { name: "w2", color: "red" }),
+    ];
+    const received = await roundTrip(topic, sent);
+    expect(received.map(wireId)).toEqual([
+      [0, id1],
+      [0, id2],
+    ]);
+    const consumer = await serdeClient();
+    expect(await Promise.all(received.map((bytes) => consumer.decode(bytes)))).toEqual([
+      { name: "w1" },
+      { name: "w2", color: "red" },
+    ]);
+    // A reader on v2 reads v1's record with the default (Avro resolution).
+    expect(await consumer.decode(received[0]!, { [SchemaType.AVRO]: { readerSchema: v2 } })).toEqual({
+      name: "w1",
+      color: "grey",
+    });
+    expect(await consumer.getLatestSchemaId(subject)).toBe(id2);
+  }, 120_000);
+
+  it("JSON Schema: records encode and decode, a second compatible version too", async () => {
+    const topic = await boundTopic("gadgets");
+    const producer = await serdeClient();
+    const subject = `${topic}-value`;
+    // Closed content models: adding an optional property to an open one is incompatible (Confluent's rule).
+    const v1 = {
+      type: "object",
+      properties: { size: { type: "number" } },
+      required: ["size"],
+      additionalProperties: false,
+    };
+    const v2 = { ...v1, properties: { ...v1.properties, label: { type: "string" } } };
+    const { id: id1 } = await producer.register(
+      { type: SchemaType.JSON, schema: JSON.stringify(v1) },
+      { subject },
+    );
+    const { id: id2 } = await producer.register(
+      { type: SchemaType.JSON, schema: JSON.stringify(v2) },
+      { subject },
+    );
+    const sent = [
+      await producer.encode(id1, { size: 3 }),
+      await producer.encode(id2, { size: 4, label: "x" }),
+    ];
+    const received = await roundTrip(topic, sent);
+    expect(received.map(wireId)).toEqual([
+      [0, id1],
+      [0, id2],
+    ]);
+    const consumer = await serdeClient();
+    expect(await Promise.all(received.map((bytes) => consumer.decode(bytes)))).toEqual([
+      { size: 3 },
+      { size: 4, label: "x" },
+    ]);
+  }, 120_000);
+
+  it("PROTOBUF: records encode and decode with the message index Confluent's wire format adds", async () => {
+    const topic = await boundTopic("sprockets");
+    const producer = await serdeClient();
+    const subject = `${topic}-value`;
+    const v1 = 'syntax = "proto3";\npackage acme;\nmessage Sprocket { string name = 1; }\n';
+    const v2 = 'syntax = "proto3";\npackage acme;\nmessage Sprocket { string name = 1; int32 teeth = 2; }\n';
+    const { id: id1 } = await producer.register({ type: SchemaType.PROTOBUF, schema: v1 }, { subject });
+    const { id: id2 } = await producer.register({ type: SchemaType.PROTOBUF, schema: v2 }, { subject });
+    const sent = [
+      await producer.encode(id1, { name: "s1" }),
+      await producer.encode(id2, { name: "s2", teeth: 12 }),
+    ];
+    const received = await roundTrip(topic, sent);
+    expect(received.map(wireId)).toEqual([
+      [0, id1],
+      [0, id2],
+    ]);
+    const consumer = await serdeClient();
+    const decoded = await Promise.all(received.map((bytes) => consumer.decode(bytes)));
+    expect(decoded.map((message) => ({ ...message }))).toEqual([{ name: "s1" }, { name: "s2", teeth: 12 }]);
+  }, 120_000);
+});
