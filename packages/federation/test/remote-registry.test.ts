@@ -107,4 +107,24 @@ describe("callRegistry", () => {
       message: expect.stringContaining("exceeds"),
     });
   });
+
+  it("keeps a connection between calls, and closes it before the server would (no ECONNRESET race)", async () => {
+    const connections: number[] = [];
+    const server = createServer(json({ data: { registry: { id: "r1" } } }));
+    server.on("connection", () => connections.push(Date.now()));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    onTestFinished(() => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+    const call = () => callRegistry(url, "{ registry { id } }", {}, { timeoutMs: 2_000 });
+    await call();
+    await call();
+    expect(connections).toHaveLength(1);
+    // Node's server closes an idle connection after 5 s; the client must not reuse it that late.
+    await new Promise((resolve) => setTimeout(resolve, 4_500));
+    await call();
+    expect(connections).toHaveLength(2);
+  });
 });
