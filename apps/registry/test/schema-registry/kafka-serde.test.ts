@@ -91,7 +91,31 @@ describe("Confluent serde through the built-in schema registry and a real Kafka 
     return received;
   }
 
-  const wireId = (bytes: Buffer) => [bytes[0], bytes.readInt32BE(1)];
+  /**
+   * Registers two versions of a subject of a new bound topic as a producer does, produces one
+   * record with each, and consumes them: each record's magic byte and id must be the version's.
+   * Returns the records decoded by another client (a consumer's), and what the checks need.
+   */
+  async function twoVersions(
+    name: string,
+    schemaType: SchemaType,
+    schemas: [string, string],
+    values: [unknown, unknown],
+  ) {
+    const topic = await boundTopic(name);
+    const producer = await serdeClient();
+    const subject = `${topic}-value`;
+    const ids: number[] = [];
+    for (const schema of schemas)
+      ids.push((await producer.register({ type: schemaType, schema }, { subject })).id);
+    expect(new Set(ids).size).toBe(2);
+    const sent = await Promise.all(values.map((value, i) => producer.encode(ids[i]!, value)));
+    const received = await roundTrip(topic, sent);
+    expect(received.map((bytes) => [bytes[0], bytes.readInt32BE(1)])).toEqual(ids.map((id) => [0, id]));
+    const consumer = await serdeClient();
+    const decoded: unknown[] = await Promise.all(received.map((bytes) => consumer.decode(bytes)));
+    return { subject, ids, received, consumer, decoded };
+  }
 
   it("declares the Kafka cluster", async () => {
     const { declareCluster } = await registry().query<{ declareCluster: { userErrors: unknown[] } }>(
@@ -108,8 +132,6 @@ describe("Confluent serde through the built-in schema registry and a real Kafka 
   });
 
   it("AVRO: records encoded with two compatible versions decode, each carrying its registered id", async () => {
-    const topic = await boundTopic("widgets");
-    const producer = await serdeClient();
     const v1 = {
       type: "record",
       name: "Widget",
@@ -117,93 +139,45 @@ describe("Confluent serde through the built-in schema registry and a real Kafka 
       fields: [{ name: "name", type: "string" }],
     };
     const v2 = { ...v1, fields: [...v1.fields, { name: "color", type: "string", default: "grey" }] };
-    const subject = `${topic}-value`;
-    const { id: id1 } = await producer.register(
-      { type: SchemaType.AVRO, schema: JSON.stringify(v1) },
-      { subject },
+    const { subject, ids, received, consumer, decoded } = await twoVersions(
+      "widgets",
+      SchemaType.AVRO,
+      [JSON.stringify(v1), JSON.stringify(v2)],
+      [{ name: "w1" }, { name: "w2", color: "red" }],
     );
-    const { id: id2 } = await producer.register(
-      { type: SchemaType.AVRO, schema: JSON.stringify(v2) },
-      { subject },
-    );
-    expect(id2).not.toBe(id1);
-    const sent = [
-      await producer.encode(id1, { name: "w1" }),
-      await producer.encode(id2, { name: "w2", color: "red" }),
-    ];
-    const received = await roundTrip(topic, sent);
-    expect(received.map(wireId)).toEqual([
-      [0, id1],
-      [0, id2],
-    ]);
-    const consumer = await serdeClient();
-    expect(await Promise.all(received.map((bytes) => consumer.decode(bytes)))).toEqual([
-      { name: "w1" },
-      { name: "w2", color: "red" },
-    ]);
+    expect(decoded).toEqual([{ name: "w1" }, { name: "w2", color: "red" }]);
     // A reader on v2 reads v1's record with the default (Avro resolution).
-    expect(await consumer.decode(received[0]!, { [SchemaType.AVRO]: { readerSchema: v2 } })).toEqual({
-      name: "w1",
-      color: "grey",
-    });
-    expect(await consumer.getLatestSchemaId(subject)).toBe(id2);
+    const read = await consumer.decode(received[0]!, { [SchemaType.AVRO]: { readerSchema: v2 } });
+    expect(read).toEqual({ name: "w1", color: "grey" });
+    expect(await consumer.getLatestSchemaId(subject)).toBe(ids[1]);
   }, 120_000);
 
   it("JSON Schema: records encode and decode, a second compatible version too", async () => {
-    const topic = await boundTopic("gadgets");
-    const producer = await serdeClient();
-    const subject = `${topic}-value`;
     // Closed content models: adding an optional property to an open one is incompatible (Confluent's rule).
-    const v1 = {
-      type: "object",
-      properties: { size: { type: "number" } },
-      required: ["size"],
-      additionalProperties: false,
-    };
+    const v1 = { type: "object", properties: { size: { type: "number" } }, additionalProperties: false };
     const v2 = { ...v1, properties: { ...v1.properties, label: { type: "string" } } };
-    const { id: id1 } = await producer.register(
-      { type: SchemaType.JSON, schema: JSON.stringify(v1) },
-      { subject },
+    const { decoded } = await twoVersions(
+      "gadgets",
+      SchemaType.JSON,
+      [JSON.stringify(v1), JSON.stringify(v2)],
+      [{ size: 3 }, { size: 4, label: "x" }],
     );
-    const { id: id2 } = await producer.register(
-      { type: SchemaType.JSON, schema: JSON.stringify(v2) },
-      { subject },
-    );
-    const sent = [
-      await producer.encode(id1, { size: 3 }),
-      await producer.encode(id2, { size: 4, label: "x" }),
-    ];
-    const received = await roundTrip(topic, sent);
-    expect(received.map(wireId)).toEqual([
-      [0, id1],
-      [0, id2],
-    ]);
-    const consumer = await serdeClient();
-    expect(await Promise.all(received.map((bytes) => consumer.decode(bytes)))).toEqual([
-      { size: 3 },
-      { size: 4, label: "x" },
-    ]);
+    expect(decoded).toEqual([{ size: 3 }, { size: 4, label: "x" }]);
   }, 120_000);
 
   it("PROTOBUF: records encode and decode with the message index Confluent's wire format adds", async () => {
-    const topic = await boundTopic("sprockets");
-    const producer = await serdeClient();
-    const subject = `${topic}-value`;
-    const v1 = 'syntax = "proto3";\npackage acme;\nmessage Sprocket { string name = 1; }\n';
-    const v2 = 'syntax = "proto3";\npackage acme;\nmessage Sprocket { string name = 1; int32 teeth = 2; }\n';
-    const { id: id1 } = await producer.register({ type: SchemaType.PROTOBUF, schema: v1 }, { subject });
-    const { id: id2 } = await producer.register({ type: SchemaType.PROTOBUF, schema: v2 }, { subject });
-    const sent = [
-      await producer.encode(id1, { name: "s1" }),
-      await producer.encode(id2, { name: "s2", teeth: 12 }),
-    ];
-    const received = await roundTrip(topic, sent);
-    expect(received.map(wireId)).toEqual([
-      [0, id1],
-      [0, id2],
+    const { decoded } = await twoVersions(
+      "sprockets",
+      SchemaType.PROTOBUF,
+      [
+        'syntax = "proto3";\npackage acme;\nmessage Sprocket { string name = 1; }\n',
+        'syntax = "proto3";\npackage acme;\nmessage Sprocket { string name = 1; int32 teeth = 2; }\n',
+      ],
+      [{ name: "s1" }, { name: "s2", teeth: 12 }],
+    );
+    expect(decoded.map((message) => ({ ...(message as object) }))).toEqual([
+      { name: "s1" },
+      { name: "s2", teeth: 12 },
     ]);
-    const consumer = await serdeClient();
-    const decoded = await Promise.all(received.map((bytes) => consumer.decode(bytes)));
-    expect(decoded.map((message) => ({ ...message }))).toEqual([{ name: "s1" }, { name: "s2", teeth: 12 }]);
   }, 120_000);
 });
