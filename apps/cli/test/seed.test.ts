@@ -155,12 +155,13 @@ describe("the seed's walkthrough through bin/srctl.js", () => {
     });
   });
 
-  it("reads FILE schemas next to the script, and says the registry has no registerTypeSchema yet", async () => {
+  it("reads FILE schemas next to the script and prints the seed's table of the registered schema", async () => {
     const run = await runSrctl(["--registry", registry().url, "apply", "-f", schemasSql], { cwd: tmpdir() });
-    expect(run.code).toBe(ExitCode.UNSUPPORTED);
-    expect(run.stderr).toBe(
-      `${schemasSql}:2: REGISTER TYPE SCHEMA "Widget" (\n` +
-        `  error: the registry at ${registry().url} does not support REGISTER TYPE SCHEMA yet (no registerTypeSchema mutation)\n`,
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(ExitCode.OK);
+    // The seed's table (seeds/000, "Single Type Schema per Stream"), with this registry's first id.
+    expect(run.stdout).toBe(
+      "| Subject           | Version | Id |\n|-------------------+---------+----|\n| widgets_v0-Widget |       1 |  1 |\n",
     );
   });
 });

@@ -72,7 +72,10 @@ export class Printer {
 export function renderText(output: StatementOutput): string {
   switch (output.type) {
     case "table": {
-      const table = renderTable(output.columns, output.rows, output.style);
+      const tables = [output, ...(output.more ?? [])].map((t) =>
+        renderTable(t.columns, t.rows, output.style),
+      );
+      const table = tables.join("\n\n");
       return output.caption === undefined ? table : `${output.caption}\n\n${table}`;
     }
     case "value":
@@ -100,7 +103,15 @@ export function toJson(result: StatementResult): Record<string, unknown> {
 function jsonOutput(output: StatementOutput): Record<string, unknown> {
   switch (output.type) {
     case "table":
-      return { type: "table", ...output.data, columns: output.columns.map((c) => c.key), rows: output.rows };
+      return {
+        type: "table",
+        ...output.data,
+        columns: output.columns.map((c) => c.key),
+        rows: output.rows,
+        ...(output.more
+          ? { more: output.more.map((t) => ({ columns: t.columns.map((c) => c.key), rows: t.rows })) }
+          : {}),
+      };
     case "value":
       return { type: "value", value: output.data };
     case "mutation":

@@ -13,6 +13,8 @@ export type StatementOutput =
       caption?: string;
       /** The caption's facts for --output json, beside the rows. */
       data?: Record<string, unknown>;
+      /** Tables printed after this one, e.g. DESCRIBE STREAM's schema subjects after its config. */
+      more?: { columns: Column[]; rows: Record<string, unknown>[] }[];
     }
   | { type: "value"; text: string; data: Record<string, unknown> }
   | { type: "mutation"; message: string; object: Record<string, unknown> };

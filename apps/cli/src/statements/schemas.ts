@@ -4,6 +4,7 @@ import type { SchemaSource, StatementOf } from "@stream-registry/ddl";
 import { InputError } from "../errors.ts";
 import { outcome, type Outcome, type StatementContext } from "./context.ts";
 import { runMutation } from "./mutation.ts";
+import { namespaceInput } from "./namespaced.ts";
 
 interface SchemaReference {
   subject: string;
@@ -23,16 +24,15 @@ export async function schemaText(source: SchemaSource, baseDir: string): Promise
   }
 }
 
-function schemaTable(reference: SchemaReference) {
-  return {
-    type: "table" as const,
-    columns: [
-      { key: "subject", header: "Subject" },
-      { key: "version", header: "Version", align: "right" as const },
-      { key: "id", header: "Id", align: "right" as const },
-    ],
-    rows: [{ ...reference }],
-  };
+/** The seed's table of registered schemas: | Subject | Version | Id |. */
+export const SCHEMA_COLUMNS = [
+  { key: "subject", header: "Subject" },
+  { key: "version", header: "Version", align: "right" as const },
+  { key: "id", header: "Id", align: "right" as const },
+];
+
+function schemaTable({ subject, version, id }: SchemaReference) {
+  return { type: "table" as const, columns: SCHEMA_COLUMNS, rows: [{ subject, version, id }] };
 }
 
 export async function registerKeySchema(
@@ -44,7 +44,7 @@ export async function registerKeySchema(
     context,
     "REGISTER KEY SCHEMA",
     "registerKeySchema",
-    { stream: s.stream, schema },
+    { stream: s.stream, schema, ...namespaceInput(context) },
     "schema { subject version id }",
   );
   return outcome(schemaTable(answer.value.schema));
@@ -59,7 +59,7 @@ export async function registerTypeSchema(
     context,
     "REGISTER TYPE SCHEMA",
     "registerTypeSchema",
-    { stream: s.stream, typeName: s.typeName, schema },
+    { stream: s.stream, typeName: s.typeName, schema, ...namespaceInput(context) },
     "schema { subject version id }",
   );
   return outcome(schemaTable(answer.value.schema));

@@ -1,4 +1,5 @@
 import type { StatementOf } from "@stream-registry/ddl";
+import { subjectsTable, SUBJECTS_SELECTION, type StreamSubjects } from "./stream-subjects.ts";
 import { execute } from "../client/execute.ts";
 import { NotFoundError } from "../errors.ts";
 import { outcome, type Outcome, type StatementContext } from "./context.ts";
@@ -66,7 +67,7 @@ export function likeMatcher(pattern: string): (name: string) => boolean {
   return (name) => regex.test(name);
 }
 
-interface DescribedStream {
+interface DescribedStream extends Partial<StreamSubjects> {
   name: string;
   config: Record<string, Record<string, unknown>>;
   producerConfig: Record<string, Record<string, unknown>>;
@@ -77,12 +78,15 @@ export async function describeStream(
   s: StatementOf<"describeStream">,
   context: StatementContext,
 ): Promise<Outcome> {
+  // A registry without schemas (older than issue 12) is still described, without its subjects.
+  const schemas = (await context.capabilities.has("Query", "checkSchemaCompatibility")) !== false;
   const answer = await execute<DescribedStream | null>(context, {
     statement: "DESCRIBE STREAM",
     root: "Query",
     field: "stream",
     query: `query SrctlDescribeStream($name: String!, $namespace: String) {
-      stream(name: $name, namespace: $namespace) { name config producerConfig consumerConfig } }`,
+      stream(name: $name, namespace: $namespace) { name config producerConfig consumerConfig
+        ${schemas ? SUBJECTS_SELECTION : ""} } }`,
     variables: { name: s.stream, ...namespaceInput(context) },
   });
   const stream = answer.value;
@@ -106,6 +110,7 @@ export async function describeStream(
         { key: "value", header: "value" },
       ],
       rows,
+      ...(schemas ? { more: [subjectsTable(stream)].filter((t) => t.rows.length > 0) } : {}),
     },
     answer.warnings,
   );

@@ -40,8 +40,8 @@ const translations: { [K in StatementKind]: Translation<K> } = {
   updateBinding, // mutation updateBinding
   deleteBinding, // mutation deleteBinding
   describeBindings, // query stream { bindings }
-  registerKeySchema, // mutation registerKeySchema (planned)
-  registerTypeSchema, // mutation registerTypeSchema (planned)
+  registerKeySchema, // mutation registerKeySchema
+  registerTypeSchema, // mutation registerTypeSchema
   showSourceTypes: connectors.showSourceTypes, // query sourceTypes (planned)
   showSinkTypes: connectors.showSinkTypes, // query sinkTypes (planned)
   createStreamSource: connectors.createStreamSource, // mutation createStreamSource (planned)
