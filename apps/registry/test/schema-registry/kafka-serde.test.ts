@@ -11,6 +11,9 @@ import {
 } from "@stream-registry/testkit";
 import { useRegistryProcess, useSharedKafkaClusters } from "@stream-registry/testkit/vitest";
 
+/** The library's schema of any type (its overloads are per type; its type is not exported). */
+type ConfluentSchema = Parameters<SchemaRegistry["register"]>[0];
+
 const CREATE_TOKEN = `mutation($input: CreateApiTokenInput!) {
   createApiToken(input: $input) { secret userErrors { code message } } }`;
 const GRANT = `mutation($input: GrantInput!) { grant(input: $input) { userErrors { code message } } }`;
@@ -107,7 +110,7 @@ describe("Confluent serde through the built-in schema registry and a real Kafka 
     const subject = `${topic}-value`;
     const ids: number[] = [];
     for (const schema of schemas)
-      ids.push((await producer.register({ type: schemaType, schema }, { subject })).id);
+      ids.push((await producer.register({ type: schemaType, schema } as ConfluentSchema, { subject })).id);
     expect(new Set(ids).size).toBe(2);
     const sent = await Promise.all(values.map((value, i) => producer.encode(ids[i]!, value)));
     const received = await roundTrip(topic, sent);
@@ -133,7 +136,7 @@ describe("Confluent serde through the built-in schema registry and a real Kafka 
 
   it("AVRO: records encoded with two compatible versions decode, each carrying its registered id", async () => {
     const v1 = {
-      type: "record",
+      type: "record" as const,
       name: "Widget",
       namespace: "acme",
       fields: [{ name: "name", type: "string" }],
