@@ -44,5 +44,17 @@ describe("schemas through a parent", { timeout: 120_000 }, () => {
       `{ schemaVersion(subject: "widgets_v0-Widget", stream: "widgets_v0", namespace: "/aws") { id } }`,
     );
     expect(byVersion.schemaVersion.id).toBe(type.schema!.id);
+
+    // A list asked live gets them from the owner; the discovery index does not hold them.
+    const live = await root.query<{ streams: { nodes: unknown[] } }>(
+      `{ streams(filter: { namespace: "/aws" }, consistency: LIVE) { nodes { name keySchema { subject } typeSchemas { subject } } } }`,
+    );
+    expect(live.streams.nodes).toEqual([
+      {
+        name: "widgets_v0",
+        keySchema: { subject: "widgets_v0-key" },
+        typeSchemas: [{ subject: "widgets_v0-Widget" }],
+      },
+    ]);
   });
 });

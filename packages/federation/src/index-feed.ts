@@ -71,9 +71,19 @@ export const FEED_QUERY = `query IndexFeed($check: Boolean!, $last: String, $aft
 export const INDEXED_TYPES = { stream: "Stream", cluster: "Cluster", binding: "Binding" } as const;
 
 /**
+ * Fields no document holds: a stream's schemas live in a schema registry, and registering one
+ * writes no change of the stream, so an indexed copy would go stale (and a registry that cannot be
+ * reached would hold up the index). A parent asks the owner for them live.
+ */
+export const UNINDEXED_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  Stream: ["keySchema", "typeSchemas"],
+};
+
+/**
  * The query for the documents of entities by key: every field of Stream, Cluster and Binding
  * that takes no argument and is not another entity (those are rows of their own), nested objects
- * in full. Derived from the schema, so that a field added to the API is indexed with it.
+ * in full, but UNINDEXED_FIELDS. Derived from the schema, so that a field added to the API is
+ * indexed with it.
  */
 export function documentsQuery(schema: GraphQLSchema): string {
   const fragments = Object.values(INDEXED_TYPES).map((name) => {
@@ -89,6 +99,7 @@ export function documentsQuery(schema: GraphQLSchema): string {
 /** The fields an indexed document holds of `type`, by name. */
 function selection(type: GraphQLObjectType, seen: Set<string>): string {
   const fields = Object.values(type.getFields()).flatMap((field) => {
+    if (UNINDEXED_FIELDS[type.name]?.includes(field.name)) return [];
     const named = getNamedType(field.type);
     if (field.args.length > 0 || isEntity(named) || isConnection(field)) return [];
     if (isLeafType(named)) return [field.name];

@@ -10,7 +10,7 @@ interface Subject {
 /** A stream's schema subjects as DESCRIBE STREAM reads them. */
 export interface StreamSubjects {
   keySchema: Subject | null;
-  typeSchemas: Subject[];
+  typeSchemas: Subject[] | null;
 }
 
 export const SUBJECTS_SELECTION = `keySchema { subject typeName versions { version id } }

@@ -61,6 +61,8 @@ const RELATIONS: Record<string, Record<string, Relation>> = {
       }
       return nested(binding, binding.doc.effectiveConfig);
     },
+    keySchema: (key) => notIndexed(key),
+    typeSchemas: (key) => notIndexed(key),
   },
   Cluster: {
     namespace: (key, _, { namespace }) => absolutePath(namespace, key.namespace),
@@ -80,6 +82,14 @@ const RELATIONS: Record<string, Record<string, Relation>> = {
       referred(context, { kind: "cluster", namespace: key.namespace, name: key.cluster, cluster: "" }),
   },
 };
+
+/** A stream's schemas are not indexed (UNINDEXED_FIELDS): the owner answers them, asked live. */
+function notIndexed(key: IndexKey): never {
+  throw new RegistryError(
+    ErrorCode.UNSUPPORTED,
+    `the schemas of stream "${key.name}" are not in the discovery index: ask with consistency: LIVE, or stream(name, namespace)`,
+  );
+}
 
 /**
  * Makes every field of every object type resolve an indexed object from its document (nested
