@@ -43,6 +43,12 @@ describe("a Kafka cluster with an external schema registry", () => {
     await r.query(CREATE_BINDING, { input: { stream: name, cluster } });
   }
 
+  /** REGISTER TYPE SCHEMA "Widget" through GraphQL: its payload. */
+  async function registerWidget(stream: string, fields: string[]) {
+    const input = { stream, typeName: "Widget", schema: widget(fields) };
+    return (await registry().query<Registered>(REGISTER_TYPE, { input })).registerTypeSchema;
+  }
+
   it("declares the clusters; the registry's password is a secret", async () => {
     const bootstrap = { "bootstrap.servers": kafka.at(0).bootstrapServers };
     const url = external().url.replace(/\/graphql$/, "/schema-registry");
@@ -73,9 +79,7 @@ describe("a Kafka cluster with an external schema registry", () => {
   it("registers a stream's schemas in the external registry when its binding's cluster names one", async () => {
     const stream = `widgets_${suffix}`;
     await boundStream(stream, withExternal);
-    const { registerTypeSchema } = await registry().query<Registered>(REGISTER_TYPE, {
-      input: { stream, typeName: "Widget", schema: widget(["a"]) },
-    });
+    const registerTypeSchema = await registerWidget(stream, ["a"]);
     expect(registerTypeSchema.userErrors).toEqual([]);
     const subject = `${stream}-Widget`;
     const there = schemaRegistryClient(external().url);
@@ -90,21 +94,15 @@ describe("a Kafka cluster with an external schema registry", () => {
       { subject, versions: [{ version: 1, id: registerTypeSchema.schema!.id }], compatibility: "BACKWARD" },
     ]);
     // The external registry's refusal comes back with its reason: INCOMPATIBLE, with its messages.
-    const refused = await registry().query<Registered>(REGISTER_TYPE, {
-      input: { stream, typeName: "Widget", schema: widget(["a", "b"]) },
-    });
-    expect(refused.registerTypeSchema.userErrors).toMatchObject([{ code: "INCOMPATIBLE" }]);
-    expect(refused.registerTypeSchema.userErrors[0]!.messages?.join()).toMatch(
-      /READER_FIELD_MISSING_DEFAULT_VALUE/,
-    );
+    const refused = await registerWidget(stream, ["a", "b"]);
+    expect(refused.userErrors).toMatchObject([{ code: "INCOMPATIBLE" }]);
+    expect(refused.userErrors[0]!.messages?.join()).toMatch(/READER_FIELD_MISSING_DEFAULT_VALUE/);
   });
 
   it("keeps them in the built-in registry when the cluster names none", async () => {
     const stream = `gadgets_${suffix}`;
     await boundStream(stream, withBuiltIn);
-    const { registerTypeSchema } = await registry().query<Registered>(REGISTER_TYPE, {
-      input: { stream, typeName: "Widget", schema: widget(["g"]) },
-    });
+    const registerTypeSchema = await registerWidget(stream, ["g"]);
     expect(registerTypeSchema.userErrors).toEqual([]);
     expect((await schemaRegistryClient(registry().url).get("/subjects")).body).toContain(`${stream}-Widget`);
     expect((await schemaRegistryClient(external().url).get("/subjects")).body).not.toContain(
