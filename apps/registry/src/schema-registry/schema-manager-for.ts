@@ -43,10 +43,5 @@ export function pickSchemaManager(
   cluster: ClusterTarget,
   own: ChosenSchemaManager,
 ): ChosenSchemaManager {
-  return (manager as MaybeServing).servesCluster?.(cluster) !== false
-    ? { manager, cluster, builtIn: false }
-    : own;
+  return manager.servesCluster?.(cluster) !== false ? { manager, cluster, builtIn: false } : own;
 }
-
-/** provider-api's optional `servesCluster`, read so that a provider-api without it still compiles. */
-type MaybeServing = SchemaManager & { servesCluster?: (cluster: ClusterTarget) => boolean };
