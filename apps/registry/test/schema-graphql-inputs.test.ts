@@ -101,6 +101,13 @@ describe("schema strategies and bad input in GraphQL", () => {
       references: [{ name: "com.acme.X", subject: "nope", version: 1 }],
     });
     expect(badRef.userErrors[0]).toMatchObject({ code: "INVALID_INPUT", field: ["input", "references"] });
+    const huge = await registerType(r(), {
+      stream: "bad_v0",
+      typeName: "W",
+      schema: JSON.stringify({ type: "record", name: "W", doc: "x".repeat(1024 * 1024), fields: [] }),
+    });
+    expect(huge.userErrors[0]).toMatchObject({ code: "INVALID_INPUT", field: ["input", "schema"] });
+    expect(huge.userErrors[0]?.message).toMatch(/1 ?MiB|too large|larger/i);
     expect(await subjects("bad_v0")).toMatchObject({ keySchema: null, typeSchemas: [] });
   });
 

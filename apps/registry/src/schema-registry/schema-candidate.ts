@@ -7,7 +7,7 @@ import {
   type ResolvedReference,
 } from "@stream-registry/schemas";
 import { schemaError } from "./schema-graphql-errors.ts";
-import { MAX_REFERENCE_DEPTH } from "./schema-input.ts";
+import { checkInput, MAX_REFERENCE_DEPTH } from "./schema-input.ts";
 
 /** A schema as GraphQL takes it (REGISTER ... SCHEMA, checkSchemaCompatibility). */
 export interface CandidateInput {
@@ -35,6 +35,12 @@ export async function parseCandidate(
   context: SchemaContext,
   at: string[],
 ): Promise<ParsedSchema> {
+  // The built-in registry's limits (1 MiB, 1,000 references...) before any parsing, whichever registry.
+  try {
+    checkInput(input);
+  } catch (error) {
+    throw schemaError(error, at);
+  }
   const resolve = async (reference: SchemaDependency, depth: number): Promise<ResolvedReference> => {
     if (depth > MAX_REFERENCE_DEPTH)
       throw new RegistryError(ErrorCode.INVALID_INPUT, `references nest deeper than ${MAX_REFERENCE_DEPTH}`, [
