@@ -80,13 +80,11 @@ export function createPassThrough(schema: GraphQLSchema, limits: QueryLimits) {
     context.rateLimit.estimated = cost;
     // Refused, the request goes on as usual, to be refused there (a refused charge spends nothing).
     if (await context.rateLimit.chargeOperation(Math.max(1, cost ?? 1))) return undefined;
-    if (
-      !(await context.rateLimit.chargeChildren(1).then(
-        () => true,
-        () => false,
-      ))
-    )
-      return undefined;
+    const refused = await context.rateLimit.chargeChildren(1).then(
+      () => false,
+      () => true,
+    );
+    if (refused) return undefined;
     const answer = context.services.children.calls.post<Record<string, unknown>>(
       child.url,
       request.query,
