@@ -50,15 +50,9 @@ import { measureLag, printLag, type Lag } from "./federation-lag.ts";
 import { pageInLockstep } from "./federation-paging.ts";
 import { populate, streamName, waitIndexed, waitOnline } from "./federation-population.ts";
 import { discovery, ENTITIES, INDEX_LOOKUP, json, lookup, type Consistency } from "./federation-queries.ts";
-import {
-  fixed,
-  printMeasured,
-  printTargets,
-  printWhyFailed,
-  type Row,
-  type Target,
-} from "./federation-report.ts";
+import { fixed, printMeasured, printTargets, printWhyFailed, type Row } from "./federation-report.ts";
 import { measureSecurity, printSecurity } from "./federation-security.ts";
+import { issueTargets } from "./federation-targets.ts";
 import { INNER, LEAVES, linkLeaves, PATHS, registryPid, startTree } from "./federation-tree.ts";
 
 const { values } = parseArgs({
@@ -461,41 +455,7 @@ try {
   for (const p of paging) if (p.failure) console.log(`  ${p.what}: the first failed page: ${p.failure}`);
 
   if (securityRounds > 0) printSecurity(securityRows, securityP50s, securityRounds);
-  const p50 = (m: Measured | undefined) => (m ? percentile(m.sequential, 50) : NaN);
-  const pagingP50 = (what: string) => paging.find((p) => p.what === what)?.["page p50 ms"] ?? NaN;
-  const [pageIndex, pageLive, pageLeaf, pageIndexUncounted, pageLeafUncounted, pageRaw] = pageResults;
-  const [lookupRoot, entities, lookupIndex, lookupLeaf] = lookupResults;
-  const targets: Target[] = [
-    [
-      "first page: root INDEX p50 / leaf direct p50",
-      p50(pageIndex) / p50(pageLeaf),
-      "<= 1.5",
-      (v) => v <= 1.5,
-    ],
-    [
-      "paging: root INDEX page p50 / leaf direct page p50",
-      pagingP50("root, INDEX") / pagingP50("leaf direct"),
-      "<= 1.5",
-      (v) => v <= 1.5,
-    ],
-    [
-      "look-up: root stream() p50 / leaf direct p50",
-      p50(lookupRoot) / p50(lookupLeaf),
-      "<= 2",
-      (v) => v <= 2,
-    ],
-    [`index lag after ${burst} creates (s)`, lag?.seconds ?? NaN, "< 2", (v) => v < 2],
-    ["look-up: root _entities p50 / leaf direct p50", p50(entities) / p50(lookupLeaf), ""],
-    ["look-up: root INDEX streams(filter) p50 / leaf direct p50", p50(lookupIndex) / p50(lookupLeaf), ""],
-    ["first page: root LIVE p50 / leaf direct p50", p50(pageLive) / p50(pageLeaf), ""],
-    [
-      "first page without totalCount: root INDEX p50 / leaf direct p50",
-      p50(pageIndexUncounted) / p50(pageLeafUncounted),
-      "",
-    ],
-    ["first page: root INDEX p50 / raw floor p50", p50(pageIndex) / p50(pageRaw), ""],
-  ];
-  printTargets(targets);
+  printTargets(issueTargets({ pageResults, lookupResults, paging, lag, burst }));
   if (lag) printLag(lag, burst, LEAF, concurrency);
 } catch (error) {
   printWhyFailed(started);
