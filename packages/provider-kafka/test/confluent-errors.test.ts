@@ -1,4 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { describe, expect, it, onTestFinished } from "vitest";
 import {
   CONFLUENT_ERROR_CODES,
   SCHEMA_ERROR_REASONS,
@@ -83,5 +85,27 @@ describe("Confluent error answers as SchemaManagerErrors", () => {
     expect((error as Error).message).toMatch(/unreachable/);
     const aborted = AbortSignal.abort(new Error("shutting down"));
     await expect(manager.getSubjects(context(aborted))).rejects.toThrow("shutting down");
+  });
+
+  it("refuse an answer over 4 MiB (something that is not a schema registry), not retriable", async () => {
+    const server = createServer((_, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(`["${"s".repeat(5 * 1024 * 1024)}"]`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const { port } = server.address() as AddressInfo;
+    const error: unknown = await createConfluentSchemaManager()
+      .getSubjects({
+        signal: new AbortController().signal,
+        cluster: {
+          namespace: "/",
+          name: "c1",
+          config: { "schema.registry": { url: `http://127.0.0.1:${port}` } },
+        },
+      })
+      .catch((e: unknown) => e);
+    expect(isSchemaManagerError(error) && error.retriable).toBe(false);
+    expect((error as Error).message).toContain("more than 4194304 bytes");
   });
 });

@@ -1,9 +1,11 @@
-import { schemaErrorOfAnswer, schemaRegistryUnreachable } from "./confluent-errors.ts";
+import { schemaErrorOfAnswer, schemaRegistryUnreachable, unexpectedAnswer } from "./confluent-errors.ts";
 import type { SchemaRegistrySettings } from "./schema-registry-config.ts";
 
 const MEDIA_TYPE = "application/vnd.schemaregistry.v1+json";
 /** A call that takes longer has failed as an outage would (retriable). */
 const CALL_TIMEOUT_MS = 30_000;
+/** The largest answer read: a schema is at most 1 MiB, a subject's list of versions far less. */
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 /** One call of Confluent's REST protocol. */
 export interface ConfluentCall {
@@ -41,8 +43,9 @@ export async function confluentRequest(
       ...(call.body !== undefined && { body: JSON.stringify(call.body) }),
       signal: call.signal ? AbortSignal.any([call.signal, timeout]) : timeout,
     });
-    text = await response.text();
+    text = await readLimited(response);
   } catch (error) {
+    if (error instanceof AnswerTooLarge) throw unexpectedAnswer(where, error.message);
     call.signal?.throwIfAborted();
     throw schemaRegistryUnreachable(error, where);
   }
@@ -58,3 +61,21 @@ export async function confluentRequest(
 
 /** A path segment: a subject name or a version selector, percent-encoded. */
 export const segment = (value: string | number): string => encodeURIComponent(String(value));
+
+class AnswerTooLarge extends Error {}
+
+/** The answer's text, refused past MAX_ANSWER_BYTES (a registry that is not one, or broken). */
+async function readLimited(response: Response): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body?.getReader();
+  for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) {
+    size += read.value.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      await reader!.cancel();
+      throw new AnswerTooLarge(`more than ${MAX_ANSWER_BYTES} bytes`);
+    }
+    chunks.push(read.value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
