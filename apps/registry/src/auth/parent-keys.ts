@@ -22,7 +22,7 @@ export function parentKeysRefresher(db: Database, keys: RegistryKeys, logger: Lo
     if (!link?.parentRegistryId) return;
     const info = await probeRegistry(link.url, {
       timeoutMs: REFRESH_TIMEOUT_MS,
-      headers: await keys.headersFor(link.parentRegistryId),
+      headers: keys.headersFor(link.parentRegistryId),
     });
     const bad =
       info.id !== link.parentRegistryId ? `it answers as registry ${info.id}` : checkPublicKeys(info.keys);

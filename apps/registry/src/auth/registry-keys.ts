@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomUUID } from "node:crypto";
+import { createPrivateKey, generateKeyPairSync, randomUUID } from "node:crypto";
 import type { Keyring, Principal } from "@stream-registry/core";
 import {
   addFirstRegistryKey,
@@ -10,12 +10,13 @@ import {
   type PublicJwk,
   type RegistryKeyRow,
 } from "@stream-registry/store";
-import { calculateJwkThumbprint, importJWK, SignJWT, type CryptoKey } from "jose";
+import { createSigner } from "fast-jwt";
+import { calculateJwkThumbprint } from "jose";
 
 /** The longest a token one registry signs for another lives: a stolen one is soon worth nothing. */
 export const REGISTRY_TOKEN_TTL_S = 60;
-/** The algorithm of registry keys (Ed25519). */
-export const REGISTRY_KEY_ALGORITHMS = ["EdDSA", "Ed25519"] as const;
+/** The algorithm of registry tokens: EdDSA, with Ed25519 keys. */
+export const REGISTRY_KEY_ALGORITHMS = ["EdDSA"] as const;
 /** How long a retired key is still published: well past the lifetime of the tokens it signed. */
 const RETIRED_PUBLISHED_MS = 10 * 60_000;
 /** How often the keys are read again (another process sharing the database may have rotated them). */
@@ -28,6 +29,9 @@ interface RegistryClaims {
   act?: { sub: string };
 }
 
+/** Signs a token with one key: its claims, and iat, exp (REGISTRY_TOKEN_TTL_S later) and kid added. */
+type Sign = (claims: RegistryClaims & { iss: string; aud: string; jti: string }) => string;
+
 /**
  * This registry's Ed25519 signing keys (registry_key): the newest signs the tokens it sends other
  * registries of its tree (for a user it acts for, or on its own), the others are retired and still
@@ -36,7 +40,7 @@ interface RegistryClaims {
  */
 export class RegistryKeys {
   private rows: RegistryKeyRow[] = [];
-  private signer: { kid: string; key: CryptoKey | Uint8Array } | undefined;
+  private signer: { kid: string; sign: Sign } | undefined;
   private readAt = 0;
   private rereading: Promise<void> | undefined;
 
@@ -91,7 +95,7 @@ export class RegistryKeys {
    * A token for the registry `audience` (its id) carrying `principal`: the user a request is for
    * (its subject and groups, this registry as the actor), or, for this registry's own calls, none.
    */
-  async tokenFor(audience: string, principal?: Principal): Promise<string> {
+  tokenFor(audience: string, principal?: Principal): string {
     const self = `registry:${this.registryId()}`;
     const claims: RegistryClaims = principal
       ? { sub: principal.subject, groups: [...principal.groups], act: { sub: self } }
@@ -100,23 +104,15 @@ export class RegistryKeys {
   }
 
   /** `authorization` headers of tokenFor. */
-  async headersFor(audience: string, principal?: Principal): Promise<{ authorization: string }> {
-    return { authorization: `Bearer ${await this.tokenFor(audience, principal)}` };
+  headersFor(audience: string, principal?: Principal): { authorization: string } {
+    return { authorization: `Bearer ${this.tokenFor(audience, principal)}` };
   }
 
-  private async sign(audience: string, claims: RegistryClaims): Promise<string> {
+  private sign(audience: string, claims: RegistryClaims): string {
     this.rereadIfStale(Date.now());
     const signer = this.signer;
     if (!signer) throw new Error("this registry has no signing key");
-    const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({ ...claims })
-      .setProtectedHeader({ alg: "EdDSA", kid: signer.kid, typ: "JWT" })
-      .setIssuer(`registry:${this.registryId()}`)
-      .setAudience(audience)
-      .setIssuedAt(now)
-      .setExpirationTime(now + REGISTRY_TOKEN_TTL_S)
-      .setJti(randomUUID())
-      .sign(signer.key);
+    return signer.sign({ ...claims, iss: `registry:${this.registryId()}`, aud: audience, jti: randomUUID() });
   }
 
   private rereadIfStale(now: number): void {
@@ -133,8 +129,15 @@ export class RegistryKeys {
     const current = rows.find((row) => row.retiredAt === null) ?? rows[0];
     if (current && current.kid !== this.signer?.kid) {
       const seed = this.keyring.unwrap(current.privateKey, registryKeyOwner(current.kid));
-      const key = await importJWK({ ...current.publicJwk, d: seed.toString("base64url") }, "EdDSA");
-      this.signer = { kid: current.kid, key };
+      const { kty, crv, x } = current.publicJwk;
+      const key = createPrivateKey({ key: { kty, crv, x, d: seed.toString("base64url") }, format: "jwk" });
+      const sign: Sign = createSigner({
+        key: key.export({ format: "pem", type: "pkcs8" }) as string,
+        algorithm: "EdDSA",
+        kid: current.kid,
+        expiresIn: REGISTRY_TOKEN_TTL_S * 1000,
+      });
+      this.signer = { kid: current.kid, sign };
     }
     this.rows = rows;
     this.readAt = Date.now();

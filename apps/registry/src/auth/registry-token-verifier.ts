@@ -1,9 +1,11 @@
+import { createPublicKey } from "node:crypto";
 import type { Principal } from "@stream-registry/core";
 import { findChildKeys, findParentKeys, type Database, type PublicJwk } from "@stream-registry/store";
-import { createLocalJWKSet, errors, jwtVerify, type JWTPayload } from "jose";
+import { createVerifier, TokenError } from "fast-jwt";
+import type { JWTPayload } from "jose";
 import { AuthenticationError } from "./authentication-error.ts";
 import type { RegistryTokenVerifier as Verifier } from "./authenticator.ts";
-import { jwtFailure, peekJwt } from "./jwt-errors.ts";
+import { peekJwt } from "./jwt-errors.ts";
 import { REGISTRY_KEY_ALGORITHMS, REGISTRY_TOKEN_TTL_S } from "./registry-keys.ts";
 import type { ReplayCache } from "./replay-cache.ts";
 
@@ -14,6 +16,8 @@ const CLOCK_TOLERANCE_S = 5;
 const KEYS_CACHE_MS = 1_000;
 /** The most groups a forwarded user may carry. */
 const MAX_GROUPS = 256;
+/** The claims a registry token must carry. */
+const REQUIRED_CLAIMS = ["exp", "iat", "jti", "sub"] as const;
 
 export interface RegistryTokenVerifierDeps {
   db: Database;
@@ -27,57 +31,64 @@ export interface RegistryTokenVerifierDeps {
   refreshParentKeys: () => Promise<void>;
 }
 
+/** Checks a token's signature with one key, and its times (exp, nbf, iat's age); returns its claims. */
+type SignatureCheck = (token: string) => JWTPayload;
+
+/** A registry's pinned keys, as signature checks by key id, and its place relative to this one. */
+interface Pinned {
+  role: "parent" | "child";
+  checks: Map<string, SignatureCheck>;
+}
+
 /**
  * Verifies the tokens registries of this registry's tree sign for it (docs/security.md, "Across
  * the tree"): its registered parent's (a user the parent acts for, or the parent on its own), and
- * its registered children's (a child checking its registration). Each is verified with the keys
- * pinned when that registry registered, its issuer must be that registry, its audience this one,
- * it lives at most REGISTRY_TOKEN_TTL_S, and its id (jti) is accepted once.
+ * its registered children's (a child checking its registration). Each is verified with the key
+ * its `kid` names among those pinned when that registry registered; its issuer must be that
+ * registry, its audience this one, it lives at most REGISTRY_TOKEN_TTL_S, and its id (jti) is
+ * accepted once. Every forwarded request carries such a token: fast-jwt checks it synchronously
+ * with node:crypto (docs/architecture.md, "Tokens between registries", says why not jose here).
  */
 export class RegistryTokenVerifier implements Verifier {
-  private cache = new Map<
-    string,
-    { keys: PublicJwk[] | null; jwks: KeySet | undefined; role: "parent" | "child"; until: number }
-  >();
+  /** By registry id; `pinned` null: neither this registry's parent nor a child of it. */
+  private cache = new Map<string, { pinned: Pinned | null; until: number }>();
 
   constructor(private readonly deps: RegistryTokenVerifierDeps) {}
 
   async verify(credential: string): Promise<Principal> {
-    const { claims } = peekJwt(credential, REGISTRY_KEY_ALGORITHMS);
+    const { header, claims } = peekJwt(credential, REGISTRY_KEY_ALGORITHMS);
     const issuer = typeof claims.iss === "string" ? claims.iss : "";
     const id = issuer.slice("registry:".length);
     if (!UUID.test(id)) throw new AuthenticationError(`wrong issuer: ${issuer} is not a registry id`);
-    const audience = `registry:${this.deps.registryId()}`;
-    let { jwks, role } = await this.keysOf(id);
-    let payload: JWTPayload;
-    try {
-      payload = await verifyWith(credential, jwks, issuer, audience);
-    } catch (error) {
-      if (!(role === "parent" && error instanceof errors.JWKSNoMatchingKey))
-        throw jwtFailure(error, { issuer, audience });
+    const kid = typeof header.kid === "string" ? header.kid : "";
+    let pinned = await this.pinnedKeys(id);
+    let check = pinned.checks.get(kid);
+    if (!check && pinned.role === "parent") {
       // The parent signs with a key not pinned yet (it rotated): its keys are read again, once.
       await this.deps.refreshParentKeys().catch(() => {});
       this.cache.delete(id);
-      ({ jwks, role } = await this.keysOf(id));
-      payload = await verifyWith(credential, jwks, issuer, audience).catch((again: unknown) => {
-        throw jwtFailure(again, { issuer, audience });
-      });
+      pinned = await this.pinnedKeys(id);
+      check = pinned.checks.get(kid);
     }
-    if (payload.exp! - payload.iat! > REGISTRY_TOKEN_TTL_S) {
-      throw new AuthenticationError(`token lives longer than ${REGISTRY_TOKEN_TTL_S} s`);
+    if (!check) throw new AuthenticationError(`no key of ${issuer} matches the token's key id`);
+    let payload: JWTPayload;
+    try {
+      payload = check(credential);
+    } catch (error) {
+      throw signatureFailure(error);
     }
+    checkClaims(payload, issuer, `registry:${this.deps.registryId()}`);
     const seen = this.deps.replays.add(payload.jti!, payload.exp! * 1000);
     if (seen === "replayed") throw new AuthenticationError("token replayed: its id (jti) was used before");
     if (seen === "full") throw new AuthenticationError("too many registry tokens at once; try again shortly");
-    return principalOf(payload, issuer, id, role);
+    return principalOf(payload, issuer, id, pinned.role);
   }
 
   /**
-   * The pinned keys of the registry `id` (as a key set, kept with them: its imported keys serve
-   * every token of that registry for KEYS_CACHE_MS), and whether it is this registry's parent or a
-   * child.
+   * The pinned keys of the registry `id` (as read for one request, they serve every token of that
+   * registry for KEYS_CACHE_MS), and whether it is this registry's parent or a child.
    */
-  private async keysOf(id: string): Promise<{ jwks: KeySet; role: "parent" | "child" }> {
+  private async pinnedKeys(id: string): Promise<Pinned> {
     const now = Date.now();
     let found = this.cache.get(id);
     if (!found || found.until <= now) {
@@ -86,40 +97,90 @@ export class RegistryTokenVerifier implements Verifier {
         parent?.parentRegistryId === id
           ? [parent.keys, "parent" as const]
           : [await findChildKeys(this.deps.db.prisma, id), "child" as const];
-      const jwks = keys?.length ? createLocalJWKSet({ keys: keys.map((k) => ({ ...k })) }) : undefined;
-      found = { keys, jwks, role, until: now + KEYS_CACHE_MS };
+      found = { pinned: keys && { role, checks: signatureChecks(keys) }, until: now + KEYS_CACHE_MS };
       if (this.cache.size > 1_000) this.cache.clear();
       this.cache.set(id, found);
     }
-    if (!found.keys) {
+    if (!found.pinned) {
       throw new AuthenticationError(
         `wrong issuer: registry:${id} is neither this registry's parent nor one of its child registries`,
       );
     }
-    if (!found.jwks) throw new AuthenticationError(`registry:${id} registered no keys here`);
-    return { jwks: found.jwks, role: found.role };
+    if (found.pinned.checks.size === 0)
+      throw new AuthenticationError(`registry:${id} registered no keys here`);
+    return found.pinned;
   }
 }
 
-type KeySet = ReturnType<typeof createLocalJWKSet>;
+/** A signature check for each pinned Ed25519 key, by key id; a key that cannot be read is left out. */
+function signatureChecks(keys: PublicJwk[]): Map<string, SignatureCheck> {
+  const checks = new Map<string, SignatureCheck>();
+  for (const { kty, crv, x, kid } of keys) {
+    let pem: string;
+    try {
+      pem = createPublicKey({ key: { kty, crv, x }, format: "jwk" })
+        .export({ format: "pem", type: "spki" })
+        .toString();
+    } catch {
+      continue;
+    }
+    const check: SignatureCheck = createVerifier({
+      key: pem,
+      algorithms: [...REGISTRY_KEY_ALGORITHMS],
+      clockTolerance: CLOCK_TOLERANCE_S * 1000,
+      // Issued at most a token's lifetime ago (fast-jwt adds no tolerance to this one).
+      maxAge: (REGISTRY_TOKEN_TTL_S + CLOCK_TOLERANCE_S) * 1000,
+      // Each token is used once (the replay cache): keeping verified ones would only cost memory.
+      cache: false,
+    });
+    checks.set(kid, check);
+  }
+  return checks;
+}
 
-async function verifyWith(
-  credential: string,
-  jwks: KeySet,
-  issuer: string,
-  audience: string,
-): Promise<JWTPayload> {
-  const { payload } = await jwtVerify(credential, jwks, {
-    issuer,
-    audience,
-    algorithms: [...REGISTRY_KEY_ALGORITHMS],
-    clockTolerance: CLOCK_TOLERANCE_S,
-    // Issued now, not later: without it a token whose iat is in the future (exp - iat within the
-    // TTL) would be accepted at once and stay valid until its far-off exp.
-    maxTokenAge: REGISTRY_TOKEN_TTL_S,
-    requiredClaims: ["exp", "iat", "jti", "sub"],
-  });
-  return payload;
+/** Why fast-jwt refused a token (its signature or times), as the reason a request is refused. */
+function signatureFailure(error: unknown): AuthenticationError {
+  if (!(error instanceof TokenError)) throw error;
+  switch (error.code) {
+    case TokenError.codes.expired:
+      return new AuthenticationError("token expired");
+    case TokenError.codes.inactive:
+      return new AuthenticationError("token not valid yet");
+    case TokenError.codes.invalidSignature:
+    case TokenError.codes.missingSignature:
+      return new AuthenticationError("bad signature");
+    case TokenError.codes.invalidAlgorithm:
+      return new AuthenticationError("algorithm not allowed");
+    default:
+      return new AuthenticationError(`malformed token: ${error.message}`);
+  }
+}
+
+/**
+ * The claims fast-jwt leaves to its caller: those required, present and of their types; the
+ * issuer and audience; an issue time not in the future (such a token would stay valid until its
+ * far-off exp); a lifetime of at most REGISTRY_TOKEN_TTL_S.
+ */
+function checkClaims(payload: JWTPayload, issuer: string, audience: string): void {
+  for (const claim of REQUIRED_CLAIMS) {
+    if (payload[claim] === undefined) throw new AuthenticationError(`claim ${claim} missing`);
+  }
+  for (const claim of ["sub", "jti"] as const) {
+    if (typeof payload[claim] !== "string") throw new AuthenticationError(`claim ${claim} not valid`);
+  }
+  for (const claim of ["iat", "exp"] as const) {
+    if (typeof payload[claim] !== "number") throw new AuthenticationError(`claim ${claim} not valid`);
+  }
+  if (payload.iss !== issuer) throw new AuthenticationError(`wrong issuer: the token is not from ${issuer}`);
+  const audiences: unknown[] = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+  if (!audiences.includes(audience)) {
+    throw new AuthenticationError(`wrong audience: the token is not for ${audience}`);
+  }
+  if (payload.iat! > Date.now() / 1000 + CLOCK_TOLERANCE_S)
+    throw new AuthenticationError("token not valid yet");
+  if (payload.exp! - payload.iat! > REGISTRY_TOKEN_TTL_S) {
+    throw new AuthenticationError(`token lives longer than ${REGISTRY_TOKEN_TTL_S} s`);
+  }
 }
 
 /**

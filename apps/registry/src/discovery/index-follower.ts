@@ -62,7 +62,7 @@ export class IndexFollower {
     private readonly config: IndexFollowerConfig,
     private readonly logger: Logger,
     /** The Authorization of this registry's own calls to the child `registryId` (a token it signs). */
-    private readonly authorization: (registryId: string) => Promise<Record<string, string>>,
+    private readonly authorization: (registryId: string) => Record<string, string>,
   ) {
     this.documents = documentsQuery(schema);
     this.supervisor = new Periodic(
@@ -127,7 +127,7 @@ export class IndexFollower {
     const options = {
       timeoutMs: CALL_TIMEOUT_MS + this.config.waitMs,
       signal,
-      headers: await this.authorization(follow.registryId),
+      headers: this.authorization(follow.registryId),
     };
     const check = follow.seq > 0n;
     const feed = await this.calls.post<FeedAnswer>(
@@ -174,7 +174,7 @@ export class IndexFollower {
               this.documents,
               { representations: keys },
               // A token of its own: each is accepted once.
-              { ...options, headers: await this.authorization(follow.registryId) },
+              { ...options, headers: this.authorization(follow.registryId) },
             )
             .then((answer) => {
               if (!answer.data)

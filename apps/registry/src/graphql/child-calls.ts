@@ -25,10 +25,10 @@ export function budgetFrom(header: string | undefined, now = Date.now()): number
  * with its own grants), the request id, one hop more, and that wait as the child's own budget.
  * Nothing else of what the caller sent goes along: no identity header of its own making.
  */
-export async function childCall(
+export function childCall(
   context: GraphQLContext,
   child: { registryId: string },
-): Promise<{ timeoutMs: number; headers: Record<string, string> }> {
+): { timeoutMs: number; headers: Record<string, string> } {
   const now = Date.now();
   const endsAt =
     context.budgetEndsAt === undefined ? now + CHILD_TIMEOUT_MS : context.budgetEndsAt - HOP_MARGIN_MS;
@@ -36,7 +36,7 @@ export async function childCall(
   return {
     timeoutMs,
     headers: {
-      ...(await context.registryKeys.headersFor(child.registryId, context.principal)),
+      ...context.registryKeys.headersFor(child.registryId, context.principal),
       "x-request-id": context.requestId,
       [HOPS_HEADER]: String(context.hops + 1),
       [BUDGET_HEADER]: String(timeoutMs),

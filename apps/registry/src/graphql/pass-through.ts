@@ -89,7 +89,7 @@ export function createPassThrough(schema: GraphQLSchema, limits: QueryLimits) {
       child.url,
       request.query,
       request.variables,
-      { ...(await childCall(context, child)), operationName: request.operationName ?? undefined },
+      { ...childCall(context, child), operationName: request.operationName ?? undefined },
     );
     context.passedThrough = { url: child.url, answer };
     const { data, errors, text } = await answer.catch(() => ({ data: null, errors: [], text: "" }));

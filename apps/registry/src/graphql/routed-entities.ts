@@ -83,7 +83,7 @@ async function childEntities(
   const path = context.services.children.pathOf(route.name);
   const { query, variables } = forwardedEntities(info, representations);
   const answer = await context.services.children.calls
-    .post<{ _entities: unknown[] | null }>(route.url, query, variables, await childCall(context, route))
+    .post<{ _entities: unknown[] | null }>(route.url, query, variables, childCall(context, route))
     .catch((error: unknown) => {
       if (error instanceof RemoteRegistryError) return error;
       throw error;

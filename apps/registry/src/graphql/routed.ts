@@ -91,7 +91,7 @@ async function ask(
   // Charged to the caller's rate limit before the call goes out: the child will not charge it.
   await context.rateLimit.chargeChildren(1);
   const { query, variables } = forwardedOperation(info, `Forwarded_${info.fieldName}`);
-  return context.services.children.calls.post(child.url, query, variables, await childCall(context, child));
+  return context.services.children.calls.post(child.url, query, variables, childCall(context, child));
 }
 
 /**

@@ -227,7 +227,7 @@ async function childPage(
       source.url!,
       query,
       variables,
-      await childCall(context, { registryId: source.registryId! }),
+      childCall(context, { registryId: source.registryId! }),
     )
     .catch((error: unknown) => {
       if (error instanceof RemoteRegistryError) return error;

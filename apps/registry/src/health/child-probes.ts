@@ -9,7 +9,7 @@ import type { HealthSubject } from "./health-monitor.ts";
  */
 export function childProbes(
   deps: Pick<ServiceDeps, "db">,
-  authorization: (registryId: string) => Promise<Record<string, string>>,
+  authorization: (registryId: string) => Record<string, string>,
 ): HealthSubject<ChildRegistry> {
   return {
     kind: "child registry",
@@ -17,7 +17,7 @@ export function childProbes(
     async probe(child, timeoutMs, signal) {
       const started = performance.now();
       try {
-        const headers = await authorization(child.registryId);
+        const headers = authorization(child.registryId);
         const info = await probeRegistry(child.url, { timeoutMs, signal, headers });
         if (info.id === child.registryId)
           return { ok: true, probe: { latencyMs: performance.now() - started } };

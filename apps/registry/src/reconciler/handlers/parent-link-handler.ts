@@ -83,7 +83,7 @@ export function parentLinkHandler(deps: ParentLinkDeps): ReconcileHandler<Parent
         timeoutMs: PARENT_TIMEOUT_MS,
         signal,
         // A token of its own, which the parent verifies with the keys it pinned for this registry.
-        headers: await deps.registryKeys.headersFor(link.parentRegistryId),
+        headers: deps.registryKeys.headersFor(link.parentRegistryId),
       }).catch((error: unknown) => {
         // A parent that forgot this registry (restored from a backup without it) has no keys of it
         // and refuses its token: registering again (with the enrollment token) is the way back.
