@@ -251,11 +251,12 @@ export async function startRegistry(
       passThrough: createPassThrough(schema, config.queryLimits),
       logger,
       authenticate: (authorization) => authenticator.authenticate(authorization),
-      createContext: ({ requestId, principal, hops, budgetEndsAt, remoteAddress }) => ({
+      createContext: ({ requestId, principal, hops, budgetEndsAt, remoteAddress, clientGone }) => ({
         requestId,
         principal,
         hops,
         budgetEndsAt,
+        clientGone,
         namespace: identity.path,
         services,
         registryKeys,

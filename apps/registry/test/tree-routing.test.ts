@@ -327,9 +327,17 @@ describe(
       });
     });
 
-    it("names a child that hangs below a healthy one, and still lists the healthy one's items", async () => {
-      // A child of /aws that takes every request and never answers.
-      const hung = createServer(() => {});
+    /**
+     * Registers, as a child "hung" of /aws, a server that takes every request and never answers;
+     * unregistered and closed when the test ends. `requests` are those it took, `closed` those whose
+     * caller has since closed the connection.
+     */
+    async function hungChild(): Promise<{ requests: number; closed: number }> {
+      const seen = { requests: 0, closed: 0 };
+      const hung = createServer((req) => {
+        seen.requests++;
+        req.socket.on("close", () => seen.closed++);
+      });
       await new Promise<void>((resolve) => hung.listen(0, "127.0.0.1", resolve));
       const url = `http://127.0.0.1:${(hung.address() as AddressInfo).port}/graphql`;
       const sdl = (await at("/aws").query<{ _service: { sdl: string } }>(`{ _service { sdl } }`))._service
@@ -351,6 +359,11 @@ describe(
         hung.closeAllConnections();
         await new Promise<void>((resolve) => hung.close(() => resolve()));
       });
+      return seen;
+    }
+
+    it("names a child that hangs below a healthy one, and still lists the healthy one's items", async () => {
+      await hungChild();
       // /aws waits for it a margin less than the root waits for /aws: /aws answers, naming it.
       const answer = await at("/").request<StreamPage>(STREAMS_PAGE, { first: 100 });
       expect(answer.errors).toEqual([
@@ -361,6 +374,35 @@ describe(
       const namespaces = new Set(answer.data?.streams.nodes.map((s) => s.namespace));
       expect(namespaces).toContain("/aws");
       expect(namespaces).toContain("/aws/us-reg1-xyz");
+    });
+
+    it("abandons the calls down the tree when the client goes away before the answer", async () => {
+      const hung = await hungChild();
+      const requestId = randomUUID();
+      const client = new AbortController();
+      const answer = fetch(at("/").url, {
+        method: "POST",
+        headers: withAuthorization({ "content-type": "application/json", "x-request-id": requestId }),
+        body: JSON.stringify({ query: STREAMS_PAGE, variables: { first: 100 } }),
+        signal: client.signal,
+      });
+      // The root asked /aws, which asked the hung child: then the client stops waiting.
+      await eventually(async () => hung.requests === 1 || undefined, 10_000, "the hung child to be asked");
+      client.abort();
+      await expect(answer).rejects.toThrow();
+      // /aws closes its connection to the hung child long before it would have stopped waiting
+      // (9 s: the root's 10 s, less a margin), and both log the request as abandoned.
+      await eventually(async () => hung.closed === 1 || undefined, 3_000, "/aws to close the hung call");
+      const logged = (path: string) =>
+        at(path)
+          .logs()
+          .filter((line) => line.includes('"msg":"request"') && line.includes(requestId))
+          .map((line) => (JSON.parse(line) as { status: number }).status);
+      await eventually(
+        async () => (logged("/")[0] === 499 && logged("/aws")[0] === 499) || undefined,
+        3_000,
+        "the request log lines",
+      );
     });
   },
 );

@@ -10,7 +10,9 @@ export type RemoteFailure =
   /** A GraphQL server answered with errors (e.g. a server that is not a registry lacks the field). */
   | "errors"
   /** It refused the caller's credential (UNAUTHENTICATED): it does not know the caller (any more). */
-  | "unauthenticated";
+  | "unauthenticated"
+  /** The caller's signal aborted first (its own caller went away): the call was abandoned. */
+  | "cancelled";
 
 /** A call to another registry (a parent or a child) that gave no data; `message` says what it got. */
 export class RemoteRegistryError extends Error {
@@ -116,6 +118,13 @@ export async function postOperation<T>(
     },
     { timeoutMs: options.timeoutMs, signal: options.signal },
   ).catch((error: unknown) => {
+    if (options.signal?.aborted && !(error instanceof RemoteRegistryError)) {
+      throw new RemoteRegistryError(
+        "cancelled",
+        url,
+        `the call to ${url} was abandoned: its caller went away`,
+      );
+    }
     if (error instanceof DeadlineExceeded) {
       throw new RemoteRegistryError(
         "unreachable",

@@ -63,3 +63,32 @@ it("counts an answer with errors as an answer, not a failure", async () => {
     });
   }
 });
+
+it("abandons a call whose caller went away, closing its connection, and never counts it as a failure", async () => {
+  const child = await flakyChild(); // never answers: it hangs up only when told to answer
+  let closed = 0;
+  const hanging = createServer((request) => request.socket.on("close", () => closed++));
+  await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
+  onTestFinished(() => {
+    hanging.closeAllConnections();
+    return new Promise<void>((resolve) => hanging.close(() => resolve()));
+  });
+  const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/graphql`;
+  const calls = new ChildCalls();
+  // Seven callers in a row go away while the child says nothing: each call ends at once, as
+  // cancelled, its connection closed, and the child is asked every time (no open circuit).
+  for (let i = 0; i < 7; i++) {
+    const gone = new AbortController();
+    const call = calls.post(url, "{ ok }", {}, { timeoutMs: 30_000, signal: gone.signal });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    gone.abort(new Error("the caller went away"));
+    await expect(call).rejects.toMatchObject({ failure: "cancelled" });
+  }
+  await expect.poll(() => closed, { timeout: 2_000 }).toBe(7);
+  // A caller already gone sends nothing.
+  const before = child.requests();
+  await expect(
+    calls.post(child.url, "{ ok }", {}, { timeoutMs: 2_000, signal: AbortSignal.abort() }),
+  ).rejects.toMatchObject({ failure: "cancelled" });
+  expect(child.requests()).toBe(before);
+});

@@ -20,7 +20,8 @@ export function budgetFrom(header: string | undefined, now = Date.now()): number
 }
 
 /**
- * How to call a child now: how long to wait, and the headers that go along: a token this registry
+ * How to call a child now: how long to wait (at most until the caller goes away), and the headers
+ * that go along: a token this registry
  * signs for that child alone, carrying the request's principal (the child authorizes that user
  * with its own grants), the request id, one hop more, and that wait as the child's own budget.
  * Nothing else of what the caller sent goes along: no identity header of its own making.
@@ -28,13 +29,14 @@ export function budgetFrom(header: string | undefined, now = Date.now()): number
 export function childCall(
   context: GraphQLContext,
   child: { registryId: string },
-): { timeoutMs: number; headers: Record<string, string> } {
+): { timeoutMs: number; signal: AbortSignal; headers: Record<string, string> } {
   const now = Date.now();
   const endsAt =
     context.budgetEndsAt === undefined ? now + CHILD_TIMEOUT_MS : context.budgetEndsAt - HOP_MARGIN_MS;
   const timeoutMs = Math.max(0, endsAt - now);
   return {
     timeoutMs,
+    signal: context.clientGone,
     headers: {
       ...context.registryKeys.headersFor(child.registryId, context.principal),
       "x-request-id": context.requestId,

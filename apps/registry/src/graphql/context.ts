@@ -20,6 +20,11 @@ export interface GraphQLContext {
   hops: number;
   /** When the registry that forwarded this operation stops waiting for it (epoch ms); undefined from a client. */
   budgetEndsAt: number | undefined;
+  /**
+   * Aborts when the caller goes away before the answer is sent (its connection closed): the calls
+   * to children made for it stop then, and so do theirs, down the tree.
+   */
+  clientGone: AbortSignal;
   namespace: string;
   services: Services;
   /** Signs the tokens this registry sends its children for the request's principal (child-calls.ts). */

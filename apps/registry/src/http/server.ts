@@ -37,6 +37,8 @@ export interface HttpDeps {
     budgetEndsAt: number | undefined;
     /** The socket's peer: the rate limit counts callers without an identity by it. */
     remoteAddress: string | undefined;
+    /** Aborts when the caller goes away before the answer is sent. */
+    clientGone: AbortSignal;
   }) => GraphQLContext;
   /** Sees every error a request fails with outside GraphQL (a database that lost its tables). */
   onFault: (error: unknown, requestId: string) => void;
@@ -47,6 +49,9 @@ export interface HttpDeps {
   /** The built-in schema registry's REST API, under /schema-registry (docs/schemas.md). */
   schemaRegistry: (req: IncomingMessage, res: ServerResponse, requestId: string) => Promise<void>;
 }
+
+/** The status logged for a request whose caller went away before its answer (as nginx logs it). */
+export const CLIENT_GONE_STATUS = 499;
 
 /**
  * The registry's HTTP surface: /graphql (API, and Apollo Sandbox for browsers outside
@@ -60,20 +65,25 @@ export function createHttpServer(deps: HttpDeps): Server {
     res.setHeader("x-request-id", requestId);
     // Filled in by route(); read when the response is done.
     let operationName: () => string | undefined = () => undefined;
-    res.on("finish", () => {
+    const gone = new AbortController();
+    // After the answer was sent, or when the connection closed before: then the request's calls to
+    // child registries are aborted (nobody waits for them), and the log says 499.
+    res.on("close", () => {
+      const answered = res.writableFinished;
+      if (!answered) gone.abort(new Error("the caller went away before the answer"));
       deps.logger.info(
         {
           requestId,
           method: req.method,
           path: req.url,
-          status: res.statusCode,
+          status: answered ? res.statusCode : CLIENT_GONE_STATUS,
           operationName: operationName(),
           durationMs: Math.round((performance.now() - started) * 10) / 10,
         },
         "request",
       );
     });
-    route(req, res, requestId, (name) => (operationName = name)).catch((error: unknown) => {
+    route(req, res, requestId, gone.signal, (name) => (operationName = name)).catch((error: unknown) => {
       // Outside GraphQL's error handling: verifying a credential reads the database.
       deps.logger.error({ requestId, err: error }, "request failed");
       deps.onFault(error, requestId);
@@ -99,6 +109,7 @@ export function createHttpServer(deps: HttpDeps): Server {
     req: IncomingMessage,
     res: ServerResponse,
     requestId: string,
+    clientGone: AbortSignal,
     setOperation: (name: () => string | undefined) => void,
   ) {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
@@ -150,10 +161,12 @@ export function createHttpServer(deps: HttpDeps): Server {
       // How long the registry that forwarded it waits (graphql/child-calls.ts).
       budgetEndsAt: fromTree ? budgetFrom(headerValue(req, BUDGET_HEADER)) : undefined,
       remoteAddress: req.socket.remoteAddress,
+      clientGone,
     });
     setOperation(() => context.requestLog.operationName ?? operationNameOf(body, req));
     const passed = await deps.passThrough(body, context);
     if (passed) return sendAnswer(res, req, passed.text);
+    if (clientGone.aborted) return; // nobody to answer: not run again through Apollo
     await handleGraphQL(deps.apollo, req, res, body, async () => context, deps.maxTokens);
   }
 }
