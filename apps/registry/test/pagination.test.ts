@@ -31,10 +31,10 @@ async function seedStreams(r: TestRegistry, count: number): Promise<void> {
   }
 }
 
-/** Counts the SQL statements Prisma sends while `work` runs (transaction markers excluded). */
 /**
- * The SQL queries `work` costs: the fewest of three runs, since the registry's own loops (the
- * discovery index's supervisor, re-reading its settings) may query the database meanwhile.
+ * The SQL statements Prisma sends while `work` runs (transaction markers excluded): the fewest of
+ * three runs, since the registry's own loops (the discovery index's supervisor, re-reading its
+ * settings) may query the database meanwhile.
  */
 async function countQueries(r: TestRegistry, work: () => Promise<unknown>): Promise<number> {
   const counts: number[] = [];
