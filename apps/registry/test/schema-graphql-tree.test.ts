@@ -1,16 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startRegistryTree, type RegistryNode } from "@stream-registry/testkit";
+import { eventually, startRegistryTree, type RegistryNode } from "@stream-registry/testkit";
 import { createStream, record, registerKey, registerType, SUBJECTS } from "./support/schema-graphql.ts";
 
 /**
  * A stream's schemas through a parent (issue 12, Must 5): registered at the root for a namespace
  * below, they go to the registry that owns the stream, and its Stream fields come back through
- * `stream(name, namespace)` at the parent as the child gave them.
+ * `stream(name, namespace)` at the parent as the child gave them, and in lists, live or from the
+ * discovery index (which asks the owners for them).
  */
 describe("schemas through a parent", { timeout: 120_000 }, () => {
   let tree: Map<string, RegistryNode>;
   beforeAll(async () => {
-    tree = await startRegistryTree(["/", "/aws"]);
+    tree = await startRegistryTree(["/", "/aws", "/aws/us"]);
   }, 300_000);
   afterAll(async () => {
     await Promise.all([...(tree?.values() ?? [])].map((node) => node.dispose()));
@@ -56,5 +57,67 @@ describe("schemas through a parent", { timeout: 120_000 }, () => {
         typeSchemas: [{ subject: "widgets_v0-Widget" }],
       },
     ]);
+  });
+
+  it("lists streams with their schemas from the root's index, asking the owners once per child", async () => {
+    const [root, aws, us] = [tree.get("/")!, tree.get("/aws")!, tree.get("/aws/us")!];
+    expect(await createStream(root, "gadgets_v0", undefined, "/aws/us")).toEqual([]);
+    const key = await registerKey(root, { stream: "gadgets_v0", schema: '"long"', namespace: "/aws/us" });
+    expect(key.userErrors).toEqual([]);
+    const list = (consistency: string) =>
+      root.request<{ streams: { nodes: { namespace: string; name: string }[] } }>(
+        `query IndexedSchemas { streams(filter: { namespace: "/aws" }, consistency: ${consistency}) {
+          nodes { namespace name keySchema { subject versions { version id } } kinds: typeSchemas { typeName } } } }`,
+      );
+    // widgets_v0 (the test above, at /aws) and gadgets_v0 at /aws/us, once the index holds both.
+    const indexed = await eventually(async () => {
+      const answer = await list("INDEX");
+      return answer.data?.streams.nodes.length === 2 ? answer : undefined;
+    }, 30_000);
+    const live = await list("LIVE");
+    expect(indexed).toEqual(live);
+    expect(indexed.data?.streams.nodes).toEqual([
+      {
+        namespace: "/aws",
+        name: "widgets_v0",
+        keySchema: { subject: "widgets_v0-key", versions: [{ version: 1, id: expect.any(Number) }] },
+        kinds: [{ typeName: "Widget" }],
+      },
+      {
+        namespace: "/aws/us",
+        name: "gadgets_v0",
+        keySchema: { subject: "gadgets_v0-key", versions: [{ version: 1, id: key.schema!.id }] },
+        kinds: [],
+      },
+    ]);
+    // From the index: /aws is asked once for each field, for both streams; it asks /aws/us.
+    const asked = (node: RegistryNode, operation: string) =>
+      node.logs().filter((line) => line.includes(`"operationName":"${operation}"`)).length;
+    const before = [asked(aws, "Forwarded_keySchema"), asked(aws, "Forwarded_typeSchemas")];
+    const entitiesBefore = asked(us, "Forwarded_entities");
+    expect(await list("INDEX")).toEqual(indexed);
+    await eventually(async () => asked(us, "Forwarded_entities") === entitiesBefore + 2 || undefined);
+    expect([asked(aws, "Forwarded_keySchema"), asked(aws, "Forwarded_typeSchemas")]).toEqual(
+      before.map((count) => count + 1),
+    );
+
+    // The owner gone, its stream still listed from the index, its schemas null, named as such.
+    await us.stop();
+    const partial = await list("INDEX");
+    expect(partial.data?.streams.nodes[1]).toEqual({
+      namespace: "/aws/us",
+      name: "gadgets_v0",
+      keySchema: null,
+      kinds: null,
+    });
+    expect(partial.data?.streams.nodes[0]).toEqual(indexed.data?.streams.nodes[0]);
+    expect(partial.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          path: ["streams", "nodes", 1, "keySchema"],
+          extensions: expect.objectContaining({ code: "CHILD_UNAVAILABLE", namespace: "/aws/us" }),
+        }),
+      ]),
+    );
   });
 });

@@ -95,6 +95,32 @@ export function forwardedEntities(info: GraphQLResolveInfo, representations: unk
 }
 
 /**
+ * The field being resolved (`info`) on entities a child registry owns, as that child's `_entities`
+ * for the representations given as `$subtreeRepresentations`: `... on <the field's parent type>`
+ * with the field as the client selected it. Each entity's value under the field's response key is
+ * the field's value for that entity.
+ */
+export function forwardedEntityField(
+  info: GraphQLResolveInfo,
+  representations: unknown[],
+): ForwardedOperation {
+  const template = parse(`query Forwarded_${info.fieldName}($subtreeRepresentations: [_Any!]!) {
+    _entities(representations: $subtreeRepresentations) { __typename ... on ${info.parentType.name} { __typename } }
+  }`);
+  const operation = visit(template.definitions[0] as OperationDefinitionNode, {
+    InlineFragment: (fragment) => ({
+      ...fragment,
+      selectionSet: { ...fragment.selectionSet, selections: info.fieldNodes },
+    }),
+  });
+  const forwarded = withClientContext(info, operation);
+  return {
+    query: forwarded.query,
+    variables: { ...forwarded.variables, subtreeRepresentations: representations },
+  };
+}
+
+/**
  * A page of the connection field being resolved (`info`), as its own query for a child registry:
  * `page: <field>(filter: $subtreeFilter, first: $subtreeFirst, after: $subtreeAfter)` with the
  * total, whether there is more, and each edge's cursor and node, the node selected as the client

@@ -10,6 +10,7 @@ import {
 } from "graphql";
 import { accessOf } from "./authorize.ts";
 import type { GraphQLContext } from "./context.ts";
+import { ownerAnswered, type OwnedKey } from "./owner-fields.ts";
 
 /** Marks an object the discovery index answered: its fields are the document its owner gave. */
 const INDEXED = Symbol("stream-registry.indexed");
@@ -33,7 +34,12 @@ export function absolutePath(own: string, below: string): string {
   return below.split("/").reduce((path, segment) => namespacePath(segment, path), own);
 }
 
-type Relation = (key: IndexKey, args: Record<string, unknown>, context: GraphQLContext) => unknown;
+type Relation = (
+  key: IndexKey,
+  args: Record<string, unknown>,
+  context: GraphQLContext,
+  info: GraphQLResolveInfo,
+) => unknown;
 
 /**
  * The fields of an indexed object that are not in its document: where it is (its namespace, a
@@ -61,8 +67,9 @@ const RELATIONS: Record<string, Record<string, Relation>> = {
       }
       return nested(binding, binding.doc.effectiveConfig);
     },
-    keySchema: (key) => notIndexed(key),
-    typeSchemas: (key) => notIndexed(key),
+    // Not in the index (a stream's schemas change without a change of the stream): its owner's.
+    keySchema: (key, _, context, info) => ownerAnswered(ownedKey(context, key), context, info),
+    typeSchemas: (key, _, context, info) => ownerAnswered(ownedKey(context, key), context, info),
   },
   Cluster: {
     namespace: (key, _, { namespace }) => absolutePath(namespace, key.namespace),
@@ -83,12 +90,9 @@ const RELATIONS: Record<string, Record<string, Relation>> = {
   },
 };
 
-/** A stream's schemas are not indexed (UNINDEXED_FIELDS): the owner answers them, asked live. */
-function notIndexed(key: IndexKey): never {
-  throw new RegistryError(
-    ErrorCode.UNSUPPORTED,
-    `the schemas of stream "${key.name}" are not in the discovery index: ask with consistency: LIVE, or stream(name, namespace)`,
-  );
+/** An index row's key as its owner knows it: its absolute namespace and name. */
+function ownedKey(context: GraphQLContext, key: IndexKey): OwnedKey {
+  return { namespace: absolutePath(context.namespace, key.namespace), name: key.name };
 }
 
 /**
@@ -104,7 +108,7 @@ export function serveIndexed(schema: GraphQLSchema): GraphQLSchema {
       field.resolve = (source, args, context: GraphQLContext, info: GraphQLResolveInfo) => {
         if (!isIndexed(source)) return own(source, args, context, info);
         const { key, doc } = source[INDEXED];
-        if (relation) return relation(key, args, context);
+        if (relation) return relation(key, args, context, info);
         const value = doc[field.name];
         return isLeafType(getNamedType(field.type)) ? value : nestedValue(key, value);
       };

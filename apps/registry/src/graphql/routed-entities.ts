@@ -1,5 +1,11 @@
 import { ErrorCode, parseFqn } from "@stream-registry/core";
-import { forwardedEntities, remoteValue, RemoteRegistryError } from "@stream-registry/federation";
+import {
+  forwardedEntities,
+  remoteValue,
+  RemoteRegistryError,
+  type ForwardedOperation,
+  type RemoteGraphQLError,
+} from "@stream-registry/federation";
 import type { ChildRoute } from "@stream-registry/store";
 import { getNamedType, type GraphQLResolveInfo, type GraphQLSchema } from "graphql";
 import { childErrorEntry } from "./child-errors.ts";
@@ -81,28 +87,48 @@ async function childEntities(
   info: GraphQLResolveInfo,
 ): Promise<unknown[]> {
   const path = context.services.children.pathOf(route.name);
-  const { query, variables } = forwardedEntities(info, representations);
-  const answer = await context.services.children.calls
-    .post<{ _entities: unknown[] | null }>(route.url, query, variables, childCall(context, route))
-    .catch((error: unknown) => {
-      if (error instanceof RemoteRegistryError) return error;
-      throw error;
-    });
-  const entities = answer instanceof RemoteRegistryError ? null : answer.data?._entities;
-  if (!entities || entities.length !== representations.length) {
+  const answer = await askEntities(route, forwardedEntities(info, representations), representations, context);
+  if ("failed" in answer) {
     // Its entities are null, with an error naming the namespace: the others' stand.
-    const why =
-      answer instanceof RemoteRegistryError ? answer.message : (answer.errors[0]?.message ?? "no entities");
     context.partial.push({
-      message: `the child registry that owns ${path} cannot be reached, and its entities are null: ${why}`,
+      message: `the child registry that owns ${path} cannot be reached, and its entities are null: ${answer.failed}`,
       path: [info.path.key],
       extensions: { code: ErrorCode.CHILD_UNAVAILABLE, namespace: path },
     });
     return representations.map(() => null);
   }
   // Entities with errors beside them (a grandchild's left null) keep them.
-  for (const error of answer instanceof RemoteRegistryError ? [] : answer.errors) {
-    context.partial.push(childErrorEntry(error, path, info));
-  }
-  return entities.map((entity) => remoteValue(entity, getNamedType(info.returnType)));
+  for (const error of answer.errors) context.partial.push(childErrorEntry(error, path, info));
+  return answer.entities.map((entity) => remoteValue(entity, getNamedType(info.returnType)));
+}
+
+/**
+ * A child's answer to an `_entities` operation for `representations`: an entity (or null) for each,
+ * with the errors it gave beside them, or why there is none (it could not be reached, or did not
+ * answer with as many entities).
+ */
+export async function askEntities(
+  route: ChildRoute,
+  operation: ForwardedOperation,
+  representations: unknown[],
+  context: GraphQLContext,
+): Promise<
+  { entities: (Record<string, unknown> | null)[]; errors: RemoteGraphQLError[] } | { failed: string }
+> {
+  const answer = await context.services.children.calls
+    .post<{ _entities: (Record<string, unknown> | null)[] | null }>(
+      route.url,
+      operation.query,
+      operation.variables,
+      childCall(context, route),
+    )
+    .catch((error: unknown) => {
+      if (error instanceof RemoteRegistryError) return error;
+      throw error;
+    });
+  if (answer instanceof RemoteRegistryError) return { failed: answer.message };
+  const entities = answer.data?._entities;
+  if (!entities || entities.length !== representations.length)
+    return { failed: answer.errors[0]?.message ?? "no entities" };
+  return { entities, errors: answer.errors };
 }
