@@ -11,7 +11,7 @@ export type RemoteFailure =
   | "errors"
   /** It refused the caller's credential (UNAUTHENTICATED): it does not know the caller (any more). */
   | "unauthenticated"
-  /** The caller's signal aborted first (its own caller went away): the call was abandoned. */
+  /** The caller's signal aborted first (its own client went away, or it is stopping): abandoned. */
   | "cancelled";
 
 /** A call to another registry (a parent or a child) that gave no data; `message` says what it got. */
@@ -122,7 +122,7 @@ export async function postOperation<T>(
       throw new RemoteRegistryError(
         "cancelled",
         url,
-        `the call to ${url} was abandoned: its caller went away`,
+        `the call to ${url} was abandoned: its caller stopped waiting`,
       );
     }
     if (error instanceof DeadlineExceeded) {

@@ -21,10 +21,10 @@ export function budgetFrom(header: string | undefined, now = Date.now()): number
 
 /**
  * How to call a child now: how long to wait (at most until the caller goes away), and the headers
- * that go along: a token this registry
- * signs for that child alone, carrying the request's principal (the child authorizes that user
- * with its own grants), the request id, one hop more, and that wait as the child's own budget.
- * Nothing else of what the caller sent goes along: no identity header of its own making.
+ * that go along: a token this registry signs for that child alone, carrying the request's
+ * principal (the child authorizes that user with its own grants), the request id, one hop more,
+ * and that wait as the child's own budget. Nothing else of what the caller sent goes along: no
+ * identity header of its own making.
  */
 export function childCall(
   context: GraphQLContext,
