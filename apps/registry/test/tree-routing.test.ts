@@ -1,14 +1,5 @@
-import { randomUUID } from "node:crypto";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { describe, expect, it, onTestFinished } from "vitest";
-import {
-  eventually,
-  mutate,
-  TREE_TOKEN,
-  withAuthorization,
-  type RegistryClient,
-} from "@stream-registry/testkit";
+import { describe, expect, it } from "vitest";
+import { eventually, mutate, withAuthorization, type RegistryClient } from "@stream-registry/testkit";
 import {
   CREATE_STREAM,
   DECLARE_CLUSTER,
@@ -19,8 +10,8 @@ import {
 } from "./support/seed-tree.ts";
 
 // The seed's tree (/, /aws, /aws/us-reg1-xyz, /mpaas, /mpaas/us-aus1-dc01) as a client sees it from
-// the root: mutations and look-ups for a namespace below, lists of the whole subtree, partial
-// answers, entity keys.
+// the root: mutations and look-ups for a namespace below, lists of the whole subtree, entity keys.
+// What a child that is down or hangs does to these: tree-partial-answers.test.ts.
 describe(
   "a tree of registries: routing, discovery over the subtree and entity keys",
   { timeout: 120_000 },
@@ -300,109 +291,6 @@ describe(
       await eventually(async () => asked("/aws", "PassedMissing") === 1 || undefined, 5_000, "the log line");
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(asked("/aws", "PassedMissing")).toBe(1);
-    });
-
-    it("answers a list at the root with the others' items while a leaf is stopped, naming the leaf", async () => {
-      const [root, leaf] = [at("/"), at("/aws/us-reg1-xyz")];
-      await leaf.stop();
-      // Starting a registry again takes seconds, more on a busy machine.
-      onTestFinished(() => leaf.start(), 180_000);
-      // A list at the root is the others' items, with an error naming the namespace left out.
-      const partial = await root.request<StreamPage>(STREAMS_PAGE, { first: 100 });
-      expect(partial.errors).toEqual([
-        expect.objectContaining({
-          path: ["streams"],
-          extensions: expect.objectContaining({ code: "CHILD_UNAVAILABLE", namespace: "/aws/us-reg1-xyz" }),
-        }),
-      ]);
-      const namespaces = new Set(partial.data?.streams.nodes.map((s) => s.namespace));
-      expect([...namespaces]).toEqual(["/", "/aws", "/mpaas/us-aus1-dc01"]);
-      // What is sent to it through the root fails as unavailable, naming its namespace.
-      const unavailable = await root.request(
-        `{ stream(name: "widgets_v0", namespace: "/aws/us-reg1-xyz") { name } }`,
-      );
-      expect(unavailable.errors?.[0]).toMatchObject({
-        message: expect.stringContaining("cannot be reached"),
-        extensions: { code: "CHILD_UNAVAILABLE", namespace: "/aws/us-reg1-xyz" },
-      });
-    });
-
-    /**
-     * Registers, as a child "hung" of /aws, a server that takes every request and never answers;
-     * unregistered and closed when the test ends. `requests` are those it took, `closed` those whose
-     * caller has since closed the connection.
-     */
-    async function hungChild(): Promise<{ requests: number; closed: number }> {
-      const seen = { requests: 0, closed: 0 };
-      const hung = createServer((req) => {
-        seen.requests++;
-        req.socket.on("close", () => seen.closed++);
-      });
-      await new Promise<void>((resolve) => hung.listen(0, "127.0.0.1", resolve));
-      const url = `http://127.0.0.1:${(hung.address() as AddressInfo).port}/graphql`;
-      const sdl = (await at("/aws").query<{ _service: { sdl: string } }>(`{ _service { sdl } }`))._service
-        .sdl;
-      const input = { registryId: randomUUID(), name: "hung", url, version: "0.1.0", sdl, token: TREE_TOKEN };
-      const { credential } = await mutate<{ credential: string }>(
-        at("/aws"),
-        `mutation ($input: RegisterChildRegistryInput!) {
-          registerChildRegistry(input: $input) { credential userErrors { code field message } } }`,
-        { input },
-      );
-      onTestFinished(async () => {
-        await mutate(
-          at("/aws"),
-          `mutation ($input: UnregisterChildRegistryInput!) {
-            unregisterChildRegistry(input: $input) { child { path } userErrors { code field message } } }`,
-          { input: { registryId: input.registryId, token: TREE_TOKEN, credential } },
-        );
-        hung.closeAllConnections();
-        await new Promise<void>((resolve) => hung.close(() => resolve()));
-      });
-      return seen;
-    }
-
-    it("names a child that hangs below a healthy one, and still lists the healthy one's items", async () => {
-      await hungChild();
-      // /aws waits for it a margin less than the root waits for /aws: /aws answers, naming it.
-      const answer = await at("/").request<StreamPage>(STREAMS_PAGE, { first: 100 });
-      expect(answer.errors).toEqual([
-        expect.objectContaining({
-          extensions: expect.objectContaining({ code: "CHILD_UNAVAILABLE", namespace: "/aws/hung" }),
-        }),
-      ]);
-      const namespaces = new Set(answer.data?.streams.nodes.map((s) => s.namespace));
-      expect(namespaces).toContain("/aws");
-      expect(namespaces).toContain("/aws/us-reg1-xyz");
-    });
-
-    it("abandons the calls down the tree when the client goes away before the answer", async () => {
-      const hung = await hungChild();
-      const requestId = randomUUID();
-      const client = new AbortController();
-      const answer = fetch(at("/").url, {
-        method: "POST",
-        headers: withAuthorization({ "content-type": "application/json", "x-request-id": requestId }),
-        body: JSON.stringify({ query: STREAMS_PAGE, variables: { first: 100 } }),
-        signal: client.signal,
-      });
-      // The root asked /aws, which asked the hung child: then the client stops waiting.
-      await eventually(async () => hung.requests === 1 || undefined, 10_000, "the hung child to be asked");
-      client.abort();
-      await expect(answer).rejects.toThrow();
-      // /aws closes its connection to the hung child long before it would have stopped waiting
-      // (9 s: the root's 10 s, less a margin), and both log the request as abandoned.
-      await eventually(async () => hung.closed === 1 || undefined, 3_000, "/aws to close the hung call");
-      const logged = (path: string) =>
-        at(path)
-          .logs()
-          .filter((line) => line.includes('"msg":"request"') && line.includes(requestId))
-          .map((line) => (JSON.parse(line) as { status: number }).status);
-      await eventually(
-        async () => (logged("/")[0] === 499 && logged("/aws")[0] === 499) || undefined,
-        3_000,
-        "the request log lines",
-      );
     });
   },
 );

@@ -1,7 +1,9 @@
+import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, onTestFinished } from "vitest";
 import {
+  mutate,
   registryNode,
   startRegistryTree,
   TREE_TOKEN,
@@ -149,4 +151,38 @@ export async function htmlServer(): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+}
+
+/**
+ * Registers, as a child "hung" of `parent`, a server that takes every request and never answers;
+ * unregistered and closed when the test ends. `requests` are those it took, `closed` those whose
+ * caller has since closed the connection.
+ */
+export async function hungChild(parent: RegistryClient): Promise<{ requests: number; closed: number }> {
+  const seen = { requests: 0, closed: 0 };
+  const hung = createServer((req) => {
+    seen.requests++;
+    req.socket.on("close", () => seen.closed++);
+  });
+  await new Promise<void>((resolve) => hung.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(hung.address() as AddressInfo).port}/graphql`;
+  const sdl = (await parent.query<{ _service: { sdl: string } }>(`{ _service { sdl } }`))._service.sdl;
+  const input = { registryId: randomUUID(), name: "hung", url, version: "0.1.0", sdl, token: TREE_TOKEN };
+  const { credential } = await mutate<{ credential: string }>(
+    parent,
+    `mutation ($input: RegisterChildRegistryInput!) {
+      registerChildRegistry(input: $input) { credential userErrors { code field message } } }`,
+    { input },
+  );
+  onTestFinished(async () => {
+    await mutate(
+      parent,
+      `mutation ($input: UnregisterChildRegistryInput!) {
+        unregisterChildRegistry(input: $input) { child { path } userErrors { code field message } } }`,
+      { input: { registryId: input.registryId, token: TREE_TOKEN, credential } },
+    );
+    hung.closeAllConnections();
+    await new Promise<void>((resolve) => hung.close(() => resolve()));
+  });
+  return seen;
 }
