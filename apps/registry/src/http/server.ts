@@ -51,7 +51,7 @@ export interface HttpDeps {
 }
 
 /** The status logged for a request whose caller went away before its answer (as nginx logs it). */
-export const CLIENT_GONE_STATUS = 499;
+const CLIENT_GONE_STATUS = 499;
 
 /**
  * The registry's HTTP surface: /graphql (API, and Apollo Sandbox for browsers outside
