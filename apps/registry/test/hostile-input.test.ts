@@ -1,13 +1,11 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { badStringCases, literalCases } from "./hostile/bad-strings.ts";
 import type { HostileCase } from "./hostile/hostile-case.ts";
 import { limitCases } from "./hostile/limit-cases.ts";
 import { configCases, entityCases, httpCases, readCases } from "./hostile/shape-cases.ts";
 import { postGraphQL } from "./support/graphql-client.ts";
-import { TEST_AUTHORIZATION } from "@stream-registry/testkit";
+import { migratedDataDir, TEST_AUTHORIZATION } from "@stream-registry/testkit";
 import { spawnRegistry, type RegistryProcess } from "./support/registry-process.ts";
 
 const COUNTS = `{ streams { totalCount } clusters { totalCount } bindings { totalCount } changes { totalCount } }`;
@@ -32,7 +30,7 @@ describe("hostile input", () => {
   let before: unknown;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), "sr-hostile-"));
+    dataDir = await migratedDataDir("hostile");
     registry = await spawnRegistry({ NODE_ENV: "production", REGISTRY_DATA_DIR: dataDir, LOG_LEVEL: "info" });
     const seed = async (query: string, variables: Record<string, unknown>) => {
       const { data, errors } = await postGraphQL(registry.url, query, variables);
@@ -52,7 +50,7 @@ describe("hostile input", () => {
       i: { stream: "s1", cluster: "c1" },
     });
     before = (await postGraphQL(registry.url, COUNTS)).data;
-  }, 120_000);
+  }, 180_000);
 
   afterAll(async () => {
     registry?.kill("SIGTERM");

@@ -59,7 +59,7 @@ async function freshDatabase(
 }
 
 async function start(env: Record<string, string>) {
-  const launched = launchRegistry({ ...testRegistryEnv, ...env }, "node", 120_000);
+  const launched = launchRegistry({ ...testRegistryEnv, ...env });
   started.push(launched);
   const url = await launched.started;
   if (!url) throw new Error(`registry exited during start-up:\n${launched.logs.join("\n")}`);
@@ -130,7 +130,7 @@ describe("the keys secrets are sealed with", () => {
 
   it("are required with PostgreSQL: the registry refuses to start, saying how to make one", async () => {
     const { where } = await freshDatabase("postgres");
-    const launched = launchRegistry({ ...testRegistryEnv, ...where }, "node", 120_000);
+    const launched = launchRegistry({ ...testRegistryEnv, ...where });
     started.push(launched);
     expect(await launched.started).toBeUndefined();
     expect(await launched.exited).toBe(1);
@@ -141,10 +141,7 @@ describe("the keys secrets are sealed with", () => {
 
   it("refuse a malformed REGISTRY_SECRET_KEYS, naming the entry, never its material", async () => {
     const short = Buffer.alloc(16, 9).toString("base64");
-    const launched = launchRegistry(
-      { ...testRegistryEnv, REGISTRY_SECRET_KEYS: `${k1},k9:${short}` },
-      "node",
-    );
+    const launched = launchRegistry({ ...testRegistryEnv, REGISTRY_SECRET_KEYS: `${k1},k9:${short}` });
     started.push(launched);
     expect(await launched.exited).toBe(1);
     const log = launched.logs.join("\n");

@@ -1,9 +1,11 @@
+import { rm } from "node:fs/promises";
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import {
   createTestDatabase,
   databaseEnv,
+  migratedDataDir,
   registryClient,
   type DatabaseKind,
   type RegistryClient,
@@ -55,10 +57,12 @@ export async function startTestRegistry(options: TestRegistryOptions): Promise<T
  */
 export function useTestRegistry(kind: DatabaseKind, env?: Record<string, string>): () => TestRegistry {
   let database: TestDatabase | undefined;
+  let dataDir: string | undefined;
   let registry: TestRegistry | undefined;
   beforeAll(async () => {
     database = await createTestDatabase(kind, "registry");
-    registry = await startTestRegistry({ database, ...(env ? { env } : {}) });
+    if (!database.url) dataDir = await migratedDataDir();
+    registry = await startTestRegistry({ database, dataDir, ...(env ? { env } : {}) });
   });
   afterEach((context) => {
     if (context.task.result?.state === "fail" && registry) {
@@ -69,6 +73,7 @@ export function useTestRegistry(kind: DatabaseKind, env?: Record<string, string>
   afterAll(async () => {
     await registry?.stop();
     await database?.drop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
   return () => {
     if (!registry) throw new Error("registry not started (beforeAll failed?)");

@@ -2,6 +2,7 @@ export { queryRows } from "./database-rows.ts";
 export { eventually } from "./eventually.ts";
 export { postGraphQL, registryClient, withAuthorization } from "./graphql-client.ts";
 export type { GraphQLClient, GraphQLResponse, RegistryClient } from "./graphql-client.ts";
+export { migratedDataDir } from "./migrated-data-dir.ts";
 export { mutate } from "./mutate.ts";
 export * from "./operations.ts";
 export { launchRegistry, spawnRegistry } from "./registry-process.ts";

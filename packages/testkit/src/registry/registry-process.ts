@@ -6,6 +6,12 @@ import { registryMain, repoRoot } from "./workspace.ts";
 /** How the process is started: node on main.ts, or `npm start` in the repository root as users do. */
 export type Launcher = "node" | "npm start";
 
+/**
+ * How long a registry process gets to start. Test files start theirs side by side, and a fresh
+ * PGlite data directory costs seconds of CPU: on a loaded 2-core machine one took 50 s.
+ */
+export const START_TIMEOUT_MS = 120_000;
+
 /** A registry running as its own OS process. */
 export interface RegistryProcess {
   url: string;
@@ -62,7 +68,7 @@ export async function spawnRegistry(
 export function launchRegistry(
   env: Record<string, string>,
   launcher: Launcher = "node",
-  startTimeoutMs = 60_000,
+  startTimeoutMs = START_TIMEOUT_MS,
 ): LaunchedRegistry {
   const [command, args] =
     launcher === "node" ? [process.execPath, ["--import", "tsx", registryMain]] : ["npm", ["start"]];
@@ -113,9 +119,11 @@ export function launchRegistry(
   ).then(
     (url) => url ?? undefined,
     (error: unknown) => {
-      // A registry that never said it started must not outlive the test that waited for it.
+      // A registry that never said it started must not outlive the test that waited for it; what it
+      // logged last tells where its start-up stood.
       child.kill("SIGKILL");
-      throw error;
+      const tail = logs.slice(-20).join("\n") || "(nothing logged)";
+      throw new Error(`${(error as Error).message} in ${startTimeoutMs} ms; its last lines:\n${tail}`);
     },
   );
   return {

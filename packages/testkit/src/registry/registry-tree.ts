@@ -1,10 +1,9 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from "../databases.ts";
 import { freePort } from "../kafka/ports.ts";
 import { registryClient, type RegistryClient } from "./graphql-client.ts";
 import { mutate } from "./mutate.ts";
+import { migratedDataDir } from "./migrated-data-dir.ts";
 import { launchRegistry, type LaunchedRegistry } from "./registry-process.ts";
 import { databaseEnv } from "./secret-keys.ts";
 import { testRegistryEnv } from "./test-env.ts";
@@ -42,7 +41,7 @@ export async function registryNode(
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/graphql`;
   const database: TestDatabase = await createTestDatabase(kind, "tree");
-  const dataDir = database.url ? undefined : await mkdtemp(join(tmpdir(), "sr-tree-"));
+  const dataDir = database.url ? undefined : await migratedDataDir("tree");
   const where = databaseEnv(database.url, dataDir);
   let current: LaunchedRegistry | undefined;
   const node: RegistryNode = {
@@ -52,11 +51,7 @@ export async function registryNode(
     databaseUrl: database.url,
     async start(more = {}) {
       if (current?.running()) return;
-      current = launchRegistry(
-        { ...testRegistryEnv, ...env, ...more, ...where, PORT: String(port) },
-        "node",
-        120_000,
-      );
+      current = launchRegistry({ ...testRegistryEnv, ...env, ...more, ...where, PORT: String(port) });
       if (!(await current.started))
         throw new Error(`registry ${path} exited during start-up:\n${current.logs.join("\n")}`);
     },

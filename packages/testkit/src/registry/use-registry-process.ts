@@ -1,15 +1,11 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from "../databases.ts";
 import { registryClient, type RegistryClient } from "./graphql-client.ts";
-import { launchRegistry, type LaunchedRegistry } from "./registry-process.ts";
+import { migratedDataDir } from "./migrated-data-dir.ts";
+import { launchRegistry, START_TIMEOUT_MS, type LaunchedRegistry } from "./registry-process.ts";
 import { databaseEnv } from "./secret-keys.ts";
 import { testRegistryEnv } from "./test-env.ts";
-
-/** Test files start their registries side by side; on a loaded 2-core machine one took 50 s. */
-const START_TIMEOUT_MS = 120_000;
 
 export interface TestRegistryProcess extends RegistryClient {
   /** What the process has logged so far, a line each. */
@@ -36,9 +32,9 @@ export function useRegistryProcess(
   let registry: TestRegistryProcess | undefined;
   beforeAll(async () => {
     database = await createTestDatabase(kind, "registry");
-    if (!database.url) dataDir = await mkdtemp(join(tmpdir(), "sr-registry-"));
+    if (!database.url) dataDir = await migratedDataDir();
     const where = databaseEnv(database.url, dataDir);
-    launched = launchRegistry({ ...testRegistryEnv, ...where, ...env }, "node", START_TIMEOUT_MS);
+    launched = launchRegistry({ ...testRegistryEnv, ...where, ...env });
     const url = await launched.started;
     if (!url) throw new Error(`registry exited during start-up:\n${launched.logs.join("\n")}`);
     registry = {
