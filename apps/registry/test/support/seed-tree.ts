@@ -153,16 +153,29 @@ export async function htmlServer(): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
 }
 
+/** A call a hung child took: the operation named in its body, and whether its caller hung up. */
+export interface HungCall {
+  operationName: string | undefined;
+  closed: boolean;
+}
+
 /**
  * Registers, as a child "hung" of `parent`, a server that takes every request and never answers;
- * unregistered and closed when the test ends. `requests` are those it took, `closed` those whose
- * caller has since closed the connection.
+ * unregistered and closed when the test ends. `calls` are the requests it took, in order: the
+ * parent's fan-outs, but also its index follower's and its health probes, so a test looks for the
+ * operation it means.
  */
-export async function hungChild(parent: RegistryClient): Promise<{ requests: number; closed: number }> {
-  const seen = { requests: 0, closed: 0 };
+export async function hungChild(parent: RegistryClient): Promise<{ calls: HungCall[] }> {
+  const calls: HungCall[] = [];
   const hung = createServer((req) => {
-    seen.requests++;
-    req.socket.on("close", () => seen.closed++);
+    const call: HungCall = { operationName: undefined, closed: false };
+    calls.push(call);
+    let body = "";
+    req.on("data", (chunk: Buffer) => {
+      body += chunk.toString("utf8");
+      call.operationName = /query\s+(\w+)/.exec(body)?.[1];
+    });
+    req.socket.on("close", () => (call.closed = true));
   });
   await new Promise<void>((resolve) => hung.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(hung.address() as AddressInfo).port}/graphql`;
@@ -184,5 +197,5 @@ export async function hungChild(parent: RegistryClient): Promise<{ requests: num
     hung.closeAllConnections();
     await new Promise<void>((resolve) => hung.close(() => resolve()));
   });
-  return seen;
+  return { calls };
 }
