@@ -44,6 +44,18 @@ describe("a tree of registries: partial answers and abandoned calls", { timeout:
       message: expect.stringContaining("cannot be reached"),
       extensions: { code: "CHILD_UNAVAILABLE", namespace: "/aws/us-reg1-xyz" },
     });
+    // Whether a namespace below it exists only it can say: the index's empty answer stands, named.
+    const below = await root.request<StreamPage>(STREAMS_PAGE, {
+      filter: { namespace: "/aws/us-reg1-xyz/team" },
+      consistency: "INDEX",
+    });
+    expect(below.data?.streams.nodes).toEqual([]);
+    expect(below.errors).toEqual([
+      expect.objectContaining({
+        message: expect.stringContaining("whether namespace /aws/us-reg1-xyz/team exists is not known"),
+        extensions: expect.objectContaining({ code: "CHILD_UNAVAILABLE", namespace: "/aws/us-reg1-xyz" }),
+      }),
+    ]);
   });
 
   it("names a child that hangs below a healthy one, and still lists the healthy one's items", async () => {

@@ -131,6 +131,29 @@ describe(
         extensions: { code: "INVALID_INPUT", field: ["filter", "namespace"] },
       });
       expect((await list(at("/aws"), "/")).errors).toBeUndefined();
+      // Deeper than a child's own namespace the index cannot tell, so the registries below are
+      // asked: from the index (the default) as live, NOT_FOUND names the level nobody owns.
+      for (const consistency of ["INDEX", "LIVE"]) {
+        const deep = (namespace: string) =>
+          at("/").request(
+            `query ($ns: String, $c: Consistency) { streams(filter: { namespace: $ns }, consistency: $c) { totalCount } }`,
+            { ns: namespace, c: consistency },
+          );
+        expect((await deep("/aws/nowhere")).errors).toEqual([
+          expect.objectContaining({
+            message: "no child registry owns namespace /aws/nowhere, so none owns /aws/nowhere",
+            extensions: expect.objectContaining({ code: "NOT_FOUND", field: ["filter", "namespace"] }),
+          }),
+        ]);
+        expect((await deep("/aws/us-reg1-xyz/deeper")).errors?.[0]).toMatchObject({
+          message: expect.stringContaining("none owns /aws/us-reg1-xyz/deeper"),
+          extensions: { code: "NOT_FOUND", field: ["filter", "namespace"] },
+        });
+        // One that exists and is empty is just empty.
+        const empty = await deep("/mpaas/us-aus1-dc01");
+        expect(empty.errors).toBeUndefined();
+        expect(empty.data).toEqual({ streams: { totalCount: 0 } });
+      }
     });
 
     it("lists the whole subtree at the root, live: each item once, in tree order, paged and filtered", async () => {

@@ -10,6 +10,7 @@ import {
 import { getNamedType, isObjectType, Kind, type GraphQLOutputType, type GraphQLResolveInfo } from "graphql";
 import { toConnection, type ConnectionModel } from "./connection.ts";
 import { indexedConnection, INDEX_SOURCE } from "./indexed-list.ts";
+import { confirmNamespace } from "./namespace-check.ts";
 import { childErrorEntry, pathOf } from "./child-errors.ts";
 import type { GraphQLContext } from "./context.ts";
 import { childCall, MAX_HOPS } from "./child-calls.ts";
@@ -61,10 +62,12 @@ export async function subtreeConnection<F extends object, T>(
   const { namespace, ...rest } = args.filter ?? {};
   const ownFilter = args.filter ? (rest as F) : null;
   // A namespace above this registry's keeps its whole subtree; one below must have an owner (or
-  // it is NOT_FOUND, as a mutation for it is), and one elsewhere is refused (INVALID_INPUT).
-  if (namespace !== null && namespace !== undefined && !within(context.namespace, namespace)) {
-    await context.services.children.ownerOf(namespace, ["filter", "namespace"]);
-  }
+  // it is NOT_FOUND, as a mutation for it is), and one elsewhere is refused (INVALID_INPUT). Deeper
+  // than a child's own, the child says whether it exists (live, or when the index has nothing).
+  const owner =
+    namespace !== null && namespace !== undefined && !within(context.namespace, namespace)
+      ? await context.services.children.ownerOf(namespace, ["filter", "namespace"])
+      : null;
   const position = decodePosition(args.after);
   // An operation that went round a loop of registries lists this registry's own items alone.
   const children = context.hops >= MAX_HOPS ? [] : await context.services.children.routes();
@@ -80,7 +83,10 @@ export async function subtreeConnection<F extends object, T>(
       namespace: namespace ?? undefined,
       position,
     };
-    return indexedConnection(context, list, own);
+    const connection = await indexedConnection(context, list, own);
+    if (owner && namespace !== owner.path && !position && connection.edges.length === 0)
+      await confirmNamespace(info, context, filterType, owner, namespace!);
+    return connection;
   }
   // By code point, as cursors compare sources below, whatever the database's collation.
   children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -1,0 +1,49 @@
+import { ErrorCode, RegistryError } from "@stream-registry/core";
+import { RemoteRegistryError } from "@stream-registry/federation";
+import type { GraphQLResolveInfo } from "graphql";
+import { childErrorEntry, pathOf } from "./child-errors.ts";
+import { childCall } from "./child-calls.ts";
+import type { GraphQLContext } from "./context.ts";
+
+/** The child that owns a namespace's subtree, as ChildRegistryService.ownerOf finds it. */
+export interface NamespaceOwner {
+  path: string;
+  url: string;
+  registryId: string;
+}
+
+/**
+ * Whether a namespace below a child's own exists only the registries below know: the discovery
+ * index knows namespaces through their items. So a list answered from the index that found nothing
+ * of such a namespace asks the owning child for the same list with `first: 0`, which asks its own
+ * child in turn if need be, and a namespace nobody owns is NOT_FOUND from the index as it is live.
+ * A child that cannot be reached leaves the empty answer standing, with CHILD_UNAVAILABLE.
+ */
+export async function confirmNamespace(
+  info: GraphQLResolveInfo,
+  context: GraphQLContext,
+  filterType: string,
+  owner: NamespaceOwner,
+  namespace: string,
+): Promise<void> {
+  const query = `query Subtree_namespace($filter: ${filterType}) {
+    page: ${info.fieldName}(filter: $filter, first: 0) { __typename } }`;
+  await context.rateLimit.chargeChildren(1);
+  const answer = await context.services.children.calls
+    .post(owner.url, query, { filter: { namespace } }, childCall(context, owner))
+    .catch((error: unknown) => {
+      if (error instanceof RemoteRegistryError) return error;
+      throw error;
+    });
+  if (answer instanceof RemoteRegistryError) {
+    context.partial.push({
+      message: `whether namespace ${namespace} exists is not known: the child registry that owns ${owner.path} cannot be reached: ${answer.message}`,
+      path: pathOf(info),
+      extensions: { code: ErrorCode.CHILD_UNAVAILABLE, namespace: owner.path },
+    });
+    return;
+  }
+  const notFound = answer.errors.find((error) => error.extensions?.code === ErrorCode.NOT_FOUND);
+  if (notFound) throw new RegistryError(ErrorCode.NOT_FOUND, notFound.message, ["filter", "namespace"]);
+  for (const error of answer.errors) context.partial.push(childErrorEntry(error, owner.path, info));
+}
