@@ -12,7 +12,11 @@ import type { ReplayCache } from "./replay-cache.ts";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Clock skew allowed between registries (their clocks are expected to be synchronized). */
 const CLOCK_TOLERANCE_S = 5;
-/** How long the pinned keys read for a request serve the next ones. */
+/**
+ * How long the pinned keys read for a request serve the next ones. Only keys found are kept: a
+ * registry that has just declared its parent is called by it (its index follower) before its own
+ * link is committed, and a refusal kept for a second refused the parent's next calls too.
+ */
 const KEYS_CACHE_MS = 1_000;
 /** The most groups a forwarded user may carry. */
 const MAX_GROUPS = 256;
@@ -50,8 +54,8 @@ interface Pinned {
  * with node:crypto (docs/architecture.md, "Tokens between registries", says why not jose here).
  */
 export class RegistryTokenVerifier implements Verifier {
-  /** By registry id; `pinned` null: neither this registry's parent nor a child of it. */
-  private cache = new Map<string, { pinned: Pinned | null; until: number }>();
+  /** The pinned keys of this registry's parent and children, by registry id. */
+  private cache = new Map<string, { pinned: Pinned; until: number }>();
 
   constructor(private readonly deps: RegistryTokenVerifierDeps) {}
 
@@ -97,14 +101,14 @@ export class RegistryTokenVerifier implements Verifier {
         parent?.parentRegistryId === id
           ? [parent.keys, "parent" as const]
           : [await findChildKeys(this.deps.db.prisma, id), "child" as const];
-      found = { pinned: keys && { role, checks: signatureChecks(keys) }, until: now + KEYS_CACHE_MS };
+      if (!keys) {
+        throw new AuthenticationError(
+          `wrong issuer: registry:${id} is neither this registry's parent nor one of its child registries`,
+        );
+      }
+      found = { pinned: { role, checks: signatureChecks(keys) }, until: now + KEYS_CACHE_MS };
       if (this.cache.size > 1_000) this.cache.clear();
       this.cache.set(id, found);
-    }
-    if (!found.pinned) {
-      throw new AuthenticationError(
-        `wrong issuer: registry:${id} is neither this registry's parent nor one of its child registries`,
-      );
     }
     if (found.pinned.checks.size === 0)
       throw new AuthenticationError(`registry:${id} registered no keys here`);
