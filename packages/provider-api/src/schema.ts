@@ -14,6 +14,14 @@ export interface SchemaContext extends OperationContext {
   actor?: string;
 }
 
+/**
+ * How a delete goes: the seed's SchemaManager deletes softly; `permanent` is Confluent's second
+ * step, allowed only for what was soft-deleted first.
+ */
+export interface SchemaDeleteOptions {
+  permanent?: boolean;
+}
+
 /** A pointer to one registered schema (the seed's SchemaReference). */
 export interface SchemaReference {
   subject: string;
@@ -63,12 +71,23 @@ export interface SchemaManager {
   ): Promise<SchemaReference | undefined>;
   getSchema(subject: string, version: VersionSelector, context: SchemaContext): Promise<SubjectVersion>;
   getSchemaById(id: number, context: SchemaContext): Promise<RegisteredSchema>;
-  /** Soft-deletes one version (its id stays readable); returns the version deleted. */
-  deleteSchema(subject: string, version: VersionSelector, context: SchemaContext): Promise<number>;
+  /**
+   * Soft-deletes one version (its id stays readable); with `permanent`, removes one soft-deleted
+   * before (Confluent's two steps). Returns the version deleted.
+   */
+  deleteSchema(
+    subject: string,
+    version: VersionSelector,
+    context: SchemaContext,
+    options?: SchemaDeleteOptions,
+  ): Promise<number>;
   getSubjects(context: SchemaContext): Promise<string[]>;
   getSubjectVersions(subject: string, context: SchemaContext): Promise<number[]>;
-  /** Soft-deletes a subject and its compatibility level; returns the deleted versions. */
-  deleteSubject(subject: string, context: SchemaContext): Promise<number[]>;
+  /**
+   * Soft-deletes a subject and its compatibility level; with `permanent`, removes a subject
+   * soft-deleted before, with all its versions. Returns the deleted versions.
+   */
+  deleteSubject(subject: string, context: SchemaContext, options?: SchemaDeleteOptions): Promise<number[]>;
   setGlobalCompatibility(level: CompatibilityLevel, context: SchemaContext): Promise<void>;
   getGlobalCompatibility(context: SchemaContext): Promise<CompatibilityLevel>;
   setCompatibility(subject: string, level: CompatibilityLevel, context: SchemaContext): Promise<void>;

@@ -168,6 +168,32 @@ describe("the confluent SchemaManager against a registry's /schema-registry", ()
     ]);
   });
 
+  it("deletes permanently, as Confluent's second step, only what was soft-deleted first", async () => {
+    const one = await manager.registerSchema("purged-value", { schema: record("Purged", ["a"]) }, context());
+    const two = await manager.registerSchema(
+      "purged-value",
+      { schema: record("Purged", ["a", "b"], true) },
+      context(),
+    );
+    const permanent = { permanent: true };
+    expect(await refusal(manager.deleteSchema("purged-value", 1, context(), permanent))).toEqual([
+      "VERSION_NOT_SOFT_DELETED",
+      false,
+    ]);
+    expect(await manager.deleteSchema("purged-value", 1, context())).toBe(1);
+    expect(await manager.deleteSchema("purged-value", 1, context(), permanent)).toBe(1);
+    // Soft-deleted, its id was still readable; gone for good, it is not.
+    expect(await refusal(manager.getSchemaById(one.id, context()))).toEqual(["SCHEMA_NOT_FOUND", false]);
+    expect(await refusal(manager.deleteSubject("purged-value", context(), permanent))).toEqual([
+      "SUBJECT_NOT_SOFT_DELETED",
+      false,
+    ]);
+    expect(await manager.deleteSubject("purged-value", context())).toEqual([2]);
+    expect(await manager.getSchemaById(two.id, context())).toMatchObject({ id: two.id });
+    expect(await manager.deleteSubject("purged-value", context(), permanent)).toEqual([2]);
+    expect(await refusal(manager.getSchemaById(two.id, context()))).toEqual(["SCHEMA_NOT_FOUND", false]);
+  });
+
   it("maps each refusal of the registry to its reason", async () => {
     await manager.registerSchema("refusals-value", { schema: record("Refusal", ["a"]) }, context());
     expect(await refusal(manager.getSchema("nobody-value", 1, context()))).toEqual([

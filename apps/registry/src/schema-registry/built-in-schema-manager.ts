@@ -38,12 +38,12 @@ export function builtInSchemaManager(registry: SchemaRegistry): SchemaManager {
       }),
     getSchema: (subject, version, context) => run(context, () => registry.reads.version(subject, version)),
     getSchemaById: (id, context) => run(context, () => registry.reads.schema(id)),
-    deleteSchema: (subject, version, context) =>
-      run(context, () => registry.deletes.deleteVersion(subject, version, actor(context))),
+    deleteSchema: (subject, version, context, options) =>
+      run(context, () => registry.deletes.deleteVersion(subject, version, { ...options, ...actor(context) })),
     getSubjects: (context) => run(context, () => registry.reads.subjects()),
     getSubjectVersions: (subject, context) => run(context, () => registry.reads.versions(subject)),
-    deleteSubject: (subject, context) =>
-      run(context, () => registry.deletes.deleteSubject(subject, actor(context))),
+    deleteSubject: (subject, context, options) =>
+      run(context, () => registry.deletes.deleteSubject(subject, { ...options, ...actor(context) })),
     setGlobalCompatibility: (level, context) =>
       run(context, async () => {
         await registry.settings.set("compatibility", undefined, level, actor(context));

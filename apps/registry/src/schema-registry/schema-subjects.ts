@@ -104,40 +104,20 @@ export class SchemaSubjects {
   async deleteVersion(input: DeleteInput, caller: Caller) {
     const call = await this.target(input, caller.access, "writer", "deleting a schema", ["input"], caller);
     const version = input.version ?? "latest";
+    const options = { permanent: input.permanent ?? false };
     const deleted = await withSchemaErrors(["input"], () =>
-      input.permanent
-        ? this.permanentOnly(call).deletes.deleteVersion(input.subject, version, {
-            permanent: true,
-            actor: caller.actor,
-          })
-        : call.manager.deleteSchema(input.subject, version, call.context),
+      call.manager.deleteSchema(input.subject, version, call.context, options),
     );
     return { subject: input.subject, versions: [deleted] };
   }
 
   async deleteSubject(input: DeleteInput, caller: Caller) {
     const call = await this.target(input, caller.access, "writer", "deleting a subject", ["input"], caller);
+    const options = { permanent: input.permanent ?? false };
     const versions = await withSchemaErrors(["input"], () =>
-      input.permanent
-        ? this.permanentOnly(call).deletes.deleteSubject(input.subject, {
-            permanent: true,
-            actor: caller.actor,
-          })
-        : call.manager.deleteSubject(input.subject, call.context),
+      call.manager.deleteSubject(input.subject, call.context, options),
     );
     return { subject: input.subject, versions };
-  }
-
-  /** The seed's SchemaManager deletes softly; a permanent delete is the built-in registry's own. */
-  private permanentOnly(call: SchemaCall) {
-    if (!call.builtIn) {
-      throw new RegistryError(
-        ErrorCode.UNSUPPORTED,
-        "a permanent delete is offered by the built-in schema registry only; delete it in the stream's own schema registry",
-        ["input", "permanent"],
-      );
-    }
-    return this.schemas.registry;
   }
 
   private async checkedSubject(input: CheckInput, recordName: string | undefined) {

@@ -8,6 +8,8 @@ const REGISTER_TYPE = `mutation($input: RegisterTypeSchemaInput!) { registerType
   schema { subject version id schemaType } userErrors { code field message messages } } }`;
 const TYPE_SCHEMAS = `query($name: String!) { stream(name: $name) {
   typeSchemas { subject versions { version id } compatibility } } }`;
+const DELETE_SUBJECT = `mutation($input: DeleteSchemaSubjectInput!) { deleteSchemaSubject(input: $input) {
+  versions userErrors { code field } } }`;
 const CLUSTER_CONFIG = `query($name: String!) { cluster(name: $name) { config } }`;
 
 interface Registered {
@@ -97,6 +99,29 @@ describe("a Kafka cluster with an external schema registry", () => {
     const refused = await registerWidget(stream, ["a", "b"]);
     expect(refused.userErrors).toMatchObject([{ code: "INCOMPATIBLE" }]);
     expect(refused.userErrors[0]!.messages?.join()).toMatch(/READER_FIELD_MISSING_DEFAULT_VALUE/);
+  });
+
+  it("deletes a subject in the external registry, softly and then for good", async () => {
+    const stream = `purged_${suffix}`;
+    await boundStream(stream, withExternal);
+    expect((await registerWidget(stream, ["p"])).userErrors).toEqual([]);
+    const subject = `${stream}-Widget`;
+    const remove = async (permanent: boolean) =>
+      (
+        await registry().query<{
+          deleteSchemaSubject: { versions: number[] | null; userErrors: { code: string; field: string[] }[] };
+        }>(DELETE_SUBJECT, { input: { stream, subject, permanent } })
+      ).deleteSchemaSubject;
+    const subjects = async () =>
+      (await schemaRegistryClient(external().url).get("/subjects?deleted=true")).body as string[];
+    // The external registry's refusal of a permanent delete first comes back, naming the field.
+    expect((await remove(true)).userErrors).toEqual([
+      expect.objectContaining({ code: "INVALID_INPUT", field: ["input", "permanent"] }),
+    ]);
+    expect(await remove(false)).toEqual({ versions: [1], userErrors: [] });
+    expect(await subjects()).toContain(subject);
+    expect(await remove(true)).toEqual({ versions: [1], userErrors: [] });
+    expect(await subjects()).not.toContain(subject);
   });
 
   it("keeps them in the built-in registry when the cluster names none", async () => {

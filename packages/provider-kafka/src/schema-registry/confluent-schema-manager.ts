@@ -4,6 +4,7 @@ import {
   SchemaManagerError,
   type ClusterTarget,
   type SchemaContext,
+  type SchemaDeleteOptions,
   type SchemaInput,
   type SchemaManager,
   type VersionSelector,
@@ -97,13 +98,21 @@ export function createConfluentSchemaManager(): SchemaManager {
       call(context, { method: "GET", path: `/schemas/ids/${segment(id)}` }, (body, where) =>
         registeredSchemaOf(id, body, where),
       ),
-    deleteSchema: (subject, version, context) =>
-      call(context, { method: "DELETE", path: versionPath(subject, version) }, integerOf),
+    deleteSchema: (subject, version, context, options) =>
+      call(
+        context,
+        { method: "DELETE", path: `${versionPath(subject, version)}${permanentQuery(options)}` },
+        integerOf,
+      ),
     getSubjects: (context) => call(context, { method: "GET", path: "/subjects" }, stringsOf),
     getSubjectVersions: (subject, context) =>
       call(context, { method: "GET", path: `${subjectPath(subject)}/versions` }, integersOf),
-    deleteSubject: (subject, context) =>
-      call(context, { method: "DELETE", path: subjectPath(subject) }, integersOf),
+    deleteSubject: (subject, context, options) =>
+      call(
+        context,
+        { method: "DELETE", path: `${subjectPath(subject)}${permanentQuery(options)}` },
+        integersOf,
+      ),
     async setGlobalCompatibility(level, context) {
       await call(
         context,
@@ -128,6 +137,11 @@ export function createConfluentSchemaManager(): SchemaManager {
         compatibilityResultOf,
       ),
   };
+}
+
+/** Confluent's second step of a delete is the same call with `?permanent=true`. */
+function permanentQuery(options: SchemaDeleteOptions | undefined): string {
+  return options?.permanent ? "?permanent=true" : "";
 }
 
 /** A call about a cluster this manager does not serve (the caller should have asked servesCluster). */
