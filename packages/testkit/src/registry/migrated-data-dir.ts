@@ -45,9 +45,13 @@ async function makeTemplate(): Promise<string> {
   return path;
 }
 
-/** Names the schema the migrations make: a template is never used for another one. */
+/**
+ * Names the schema the migrations make, and the PGlite that made it (by the lock file, which
+ * pins its version): a template is never used for another one.
+ */
 async function schemaHash(): Promise<string> {
   const hash = createHash("sha256");
+  hash.update(await readFile(join(repoRoot, "package-lock.json")));
   for (const entry of (await readdir(migrations, { withFileTypes: true })).sort((a, b) =>
     a.name.localeCompare(b.name),
   )) {
