@@ -13,10 +13,11 @@ export interface NamespaceOwner {
 }
 
 /**
- * Whether a namespace below a child's own exists only the registries below know: the discovery
- * index knows namespaces through their items. So a list answered from the index that found nothing
- * of such a namespace asks the owning child for the same list with `first: 0`, which asks its own
- * child in turn if need be, and a namespace nobody owns is NOT_FOUND from the index as it is live.
+ * Only the registries below know whether a namespace deeper than a child's own exists: the
+ * discovery index knows namespaces through their items. So a list answered from the index that
+ * found nothing of such a namespace asks the owning child for the same list with `first: 0` (which
+ * asks its own child in turn if need be), and a namespace nobody owns is NOT_FOUND from the index
+ * as it is live.
  * A child that cannot be reached leaves the empty answer standing, with CHILD_UNAVAILABLE.
  */
 export async function confirmNamespace(
