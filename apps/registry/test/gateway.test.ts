@@ -5,6 +5,7 @@ import {
   CREATE_BINDING,
   CREATE_STREAM,
   DECLARE_CLUSTER,
+  eventually,
   mutate,
   registryClient,
   startRegistryTree,
@@ -42,6 +43,15 @@ describe(
       await mutate(root, CREATE_BINDING, {
         input: { stream: AWS_STREAM.name, cluster: "c1", namespace: AWS_STREAM.namespace },
       });
+
+      // Lists at the root come from its discovery index, which follows /aws's feed within moments.
+      await eventually(
+        async () =>
+          (await root.query<{ streams: { totalCount: number } }>(`{ streams { totalCount } }`)).streams
+            .totalCount === 2 || undefined,
+        30_000,
+        "the root's index to hold /aws's stream",
+      );
 
       const rota = await startRotaSubgraph([ROOT_STREAM, AWS_STREAM]);
       cleanups.push(() => rota[Symbol.asyncDispose]());
