@@ -207,6 +207,9 @@ export async function startCorpusWorld(): Promise<CorpusWorld> {
       `UPDATE api_token SET expires_at = now() - interval '1 day' WHERE name = 'expired'`,
     );
 
+    // Every change above is made; the root's index republishes its children's (their grants too)
+    // into its own feed once it has read them.
+    const madeAt = Date.now();
     const asRoot = await registrySigner(root.databaseUrl!);
     const asAws = await registrySigner(aws.databaseUrl!);
     const nodes = [root, aws, aws2];
@@ -230,6 +233,20 @@ export async function startCorpusWorld(): Promise<CorpusWorld> {
       },
       60_000,
       "the root's index to hold every stream, and every binding ONLINE",
+    );
+    // Still, after the root's index has read each child's whole feed since then: a stillness seen
+    // while a read of a child was slow would not last.
+    await eventually(
+      async () => {
+        const { indexLag } = await root.query<{
+          indexLag: { entriesBehind: number; syncedAt: string | null }[];
+        }>("{ indexLag { entriesBehind syncedAt } }");
+        const synced = (lag: { entriesBehind: number; syncedAt: string | null }) =>
+          lag.entriesBehind === 0 && lag.syncedAt !== null && Date.parse(lag.syncedAt) > madeAt;
+        return (indexLag.length === 2 && indexLag.every(synced)) || undefined;
+      },
+      60_000,
+      "the root's index to have read both children's feeds to their end",
     );
     let last = JSON.stringify(await snapshot());
     await eventually(
