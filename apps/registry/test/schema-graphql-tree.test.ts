@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, startRegistryTree, type RegistryNode } from "@stream-registry/testkit";
+import { eventually, settled, startRegistryTree, type RegistryNode } from "@stream-registry/testkit";
 import { createStream, record, registerKey, registerType, SUBJECTS } from "./support/schema-graphql.ts";
 
 /**
@@ -100,17 +100,11 @@ describe("schemas through a parent", { timeout: 120_000 }, () => {
       asked(aws, "Forwarded_typeSchemas"),
       asked(us, "Forwarded_entities"),
     ];
-    const settled = () =>
-      eventually(async () => {
-        const seen = counts().join();
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        return counts().join() === seen ? counts() : undefined;
-      });
-    const before = await settled();
+    const before = await settled(counts, 500);
     expect(await list("INDEX")).toEqual(indexed);
     const expected = [before[0]! + 1, before[1]! + 1, before[2]! + 2];
     await eventually(async () => counts().every((count, i) => count >= expected[i]!) || undefined);
-    expect(await settled()).toEqual(expected);
+    expect(await settled(counts, 500)).toEqual(expected);
 
     // The owner gone, its stream still listed from the index, its schemas null, named as such.
     await us.stop();

@@ -26,6 +26,17 @@ export class RemoteRegistryError extends Error {
   }
 }
 
+/**
+ * A call to another registry, settled: its value, or the RemoteRegistryError of a registry that did
+ * not give one (to be said as such); anything else is a bug, and is thrown.
+ */
+export function orRemoteError<T>(call: Promise<T>): Promise<T | RemoteRegistryError> {
+  return call.catch((error: unknown) => {
+    if (error instanceof RemoteRegistryError) return error;
+    throw error;
+  });
+}
+
 export interface RemoteCallOptions {
   timeoutMs: number;
   signal?: AbortSignal;

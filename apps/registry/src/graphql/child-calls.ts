@@ -1,3 +1,4 @@
+import { orRemoteError, type RemoteAnswer, type RemoteRegistryError } from "@stream-registry/federation";
 import type { GraphQLContext } from "./context.ts";
 
 /** Registries an operation may pass through: a loop (a tree being rebuilt) ends here. */
@@ -44,4 +45,19 @@ export function childCall(
       [BUDGET_HEADER]: String(timeoutMs),
     },
   };
+}
+
+/**
+ * Sends `query` to the child as `childCall` says (its token, deadline and the caller's signal):
+ * the child's answer, or the RemoteRegistryError of a child that gave none.
+ */
+export function askChild<T>(
+  context: GraphQLContext,
+  child: { url: string; registryId: string },
+  query: string,
+  variables: Record<string, unknown>,
+): Promise<RemoteAnswer<T> | RemoteRegistryError> {
+  return orRemoteError(
+    context.services.children.calls.post<T>(child.url, query, variables, childCall(context, child)),
+  );
 }

@@ -1,16 +1,10 @@
 import { ErrorCode, RegistryError } from "@stream-registry/core";
 import { RemoteRegistryError } from "@stream-registry/federation";
+import type { ChildRoute } from "@stream-registry/store";
 import type { GraphQLResolveInfo } from "graphql";
 import { childErrorEntry, pathOf } from "./child-errors.ts";
-import { childCall } from "./child-calls.ts";
+import { askChild } from "./child-calls.ts";
 import type { GraphQLContext } from "./context.ts";
-
-/** The child that owns a namespace's subtree, as ChildRegistryService.ownerOf finds it. */
-export interface NamespaceOwner {
-  path: string;
-  url: string;
-  registryId: string;
-}
 
 /**
  * Only the registries below know whether a namespace deeper than a child's own exists: the
@@ -24,18 +18,13 @@ export async function confirmNamespace(
   info: GraphQLResolveInfo,
   context: GraphQLContext,
   filterType: string,
-  owner: NamespaceOwner,
+  owner: Pick<ChildRoute, "url" | "registryId"> & { path: string },
   namespace: string,
 ): Promise<void> {
   const query = `query Subtree_namespace($filter: ${filterType}) {
     page: ${info.fieldName}(filter: $filter, first: 0) { __typename } }`;
   await context.rateLimit.chargeChildren(1);
-  const answer = await context.services.children.calls
-    .post(owner.url, query, { filter: { namespace } }, childCall(context, owner))
-    .catch((error: unknown) => {
-      if (error instanceof RemoteRegistryError) return error;
-      throw error;
-    });
+  const answer = await askChild(context, owner, query, { filter: { namespace } });
   if (answer instanceof RemoteRegistryError) {
     context.partial.push({
       message: `whether namespace ${namespace} exists is not known: the child registry that owns ${owner.path} cannot be reached: ${answer.message}`,

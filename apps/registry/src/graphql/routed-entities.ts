@@ -10,7 +10,7 @@ import type { ChildRoute } from "@stream-registry/store";
 import { getNamedType, type GraphQLResolveInfo, type GraphQLSchema } from "graphql";
 import { childErrorEntry } from "./child-errors.ts";
 import type { GraphQLContext } from "./context.ts";
-import { childCall, MAX_HOPS } from "./child-calls.ts";
+import { askChild, MAX_HOPS } from "./child-calls.ts";
 
 type Representation = Record<string, unknown>;
 
@@ -115,17 +115,12 @@ export async function askEntities(
 ): Promise<
   { entities: (Record<string, unknown> | null)[]; errors: RemoteGraphQLError[] } | { failed: string }
 > {
-  const answer = await context.services.children.calls
-    .post<{ _entities: (Record<string, unknown> | null)[] | null }>(
-      route.url,
-      operation.query,
-      operation.variables,
-      childCall(context, route),
-    )
-    .catch((error: unknown) => {
-      if (error instanceof RemoteRegistryError) return error;
-      throw error;
-    });
+  const answer = await askChild<{ _entities: (Record<string, unknown> | null)[] | null }>(
+    context,
+    route,
+    operation.query,
+    operation.variables,
+  );
   if (answer instanceof RemoteRegistryError) return { failed: answer.message };
   const entities = answer.data?._entities;
   if (!entities || entities.length !== representations.length)

@@ -13,7 +13,7 @@ import { indexedConnection, INDEX_SOURCE } from "./indexed-list.ts";
 import { confirmNamespace } from "./namespace-check.ts";
 import { childErrorEntry, pathOf } from "./child-errors.ts";
 import type { GraphQLContext } from "./context.ts";
-import { childCall, MAX_HOPS } from "./child-calls.ts";
+import { askChild, MAX_HOPS } from "./child-calls.ts";
 
 /** A list field's arguments, its filter with the namespace whose subtree to list. */
 export interface SubtreeArgs<F> {
@@ -228,17 +228,12 @@ async function childPage(
     });
     return empty();
   };
-  const answer = await context.services.children.calls
-    .post<ChildPageAnswer>(
-      source.url!,
-      query,
-      variables,
-      childCall(context, { registryId: source.registryId! }),
-    )
-    .catch((error: unknown) => {
-      if (error instanceof RemoteRegistryError) return error;
-      throw error;
-    });
+  const answer = await askChild<ChildPageAnswer>(
+    context,
+    { url: source.url!, registryId: source.registryId! },
+    query,
+    variables,
+  );
   if (answer instanceof RemoteRegistryError) return leftOut(answer.message);
   // The child's errors come along: its refusal of the page, or its own partial answer (a
   // grandchild it left out).

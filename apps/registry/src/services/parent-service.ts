@@ -1,5 +1,5 @@
 import { ErrorCode, userError, type UserError } from "@stream-registry/core";
-import { RemoteRegistryError } from "@stream-registry/federation";
+import { orRemoteError, RemoteRegistryError } from "@stream-registry/federation";
 import {
   declareParentLink,
   dropParentLink,
@@ -76,11 +76,8 @@ export class ParentService {
     if (errors.length === 0) pushIf(errors, this.unreachableSelf(input.url));
     throwIfAny(errors);
     const credential = await findParentCredential(this.deps.db.prisma, input.url);
-    const answer = await registerWith({ ...input, credential }, name!, this.identity, this.self).catch(
-      (error: unknown) => {
-        if (error instanceof RemoteRegistryError) return error;
-        throw error;
-      },
+    const answer = await orRemoteError(
+      registerWith({ ...input, credential }, name!, this.identity, this.self),
     );
     if (answer instanceof RemoteRegistryError || !answer.accepted) {
       throw new UserErrors(
@@ -143,10 +140,7 @@ export class ParentService {
   async renaming(name: string): Promise<void> {
     const link = await findLiveParentLink(this.deps.db.prisma);
     if (!link) return;
-    const answer = await registerWith(link, name, this.identity, this.self).catch((error: unknown) => {
-      if (error instanceof RemoteRegistryError) return error;
-      throw error;
-    });
+    const answer = await orRemoteError(registerWith(link, name, this.identity, this.self));
     const field = ["input", "name"];
     const errors = registrationErrors(link.url, answer, { url: field, token: field, other: field });
     throwIfAny(errors);

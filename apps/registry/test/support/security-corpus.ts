@@ -3,6 +3,7 @@ import {
   eventually,
   mutate,
   queryDatabase,
+  settled,
   startRegistryTree,
   TEST_AUTHORIZATION,
   type RegistryNode,
@@ -248,18 +249,7 @@ export async function startCorpusWorld(): Promise<CorpusWorld> {
       60_000,
       "the root's index to have read both children's feeds to their end",
     );
-    let last = JSON.stringify(await snapshot());
-    await eventually(
-      async () => {
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        const now = JSON.stringify(await snapshot());
-        const still = now === last;
-        last = now;
-        return still || undefined;
-      },
-      30_000,
-      "the tree to be still",
-    );
+    await settled(snapshot, 300, 30_000, "the tree to be still");
     return { root, aws, aws2, ids, tokens, issuer, stranger, asRoot, asAws, snapshot, dispose };
   } catch (error) {
     await dispose();

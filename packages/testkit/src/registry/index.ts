@@ -1,5 +1,5 @@
 export { queryRows } from "./database-rows.ts";
-export { eventually } from "./eventually.ts";
+export { eventually, settled } from "./eventually.ts";
 export { postGraphQL, registryClient, withAuthorization } from "./graphql-client.ts";
 export type { GraphQLClient, GraphQLResponse, RegistryClient } from "./graphql-client.ts";
 export { migratedDataDir } from "./migrated-data-dir.ts";
