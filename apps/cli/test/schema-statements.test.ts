@@ -86,6 +86,11 @@ describe("REGISTER ... SCHEMA with --namespace", () => {
     );
     expect(report.exitCode).toBe(ExitCode.OK);
     const sent = fake.requests.filter((r) => !r.query.includes("__schema")).at(-1);
-    expect(sent?.variables?.input).toEqual({ stream: "w", schema: '"string"', namespace: "/aws" });
+    expect(sent?.variables?.input).toEqual({
+      stream: "w",
+      schema: '"string"',
+      schemaType: "AVRO",
+      namespace: "/aws",
+    });
   });
 });

@@ -38,6 +38,9 @@ export type SchemaSource =
 /** An inline schema is JSON as Avro writes it: a string (`"string"`), an object, or an array (a union). */
 export type InlineSchema = string | JsonObject | JsonValue[];
 
+/** The schema formats a schema registry knows (`AS PROTOBUF`); the names of GraphQL's SchemaType. */
+export type SchemaType = "AVRO" | "JSON" | "PROTOBUF";
+
 /** Fields every statement node has. */
 export interface Node<K extends string> {
   kind: K;
@@ -101,12 +104,16 @@ export interface DescribeBindings extends Node<"describeBindings"> {
 export interface RegisterKeySchema extends Node<"registerKeySchema"> {
   stream: string;
   schema: SchemaSource;
+  /** `AS <type>`; absent: the FILE's extension says, and an inline schema is Avro. */
+  schemaType?: SchemaType;
 }
 export interface RegisterTypeSchema extends Node<"registerTypeSchema"> {
   /** The type (record) name; the subject is `<stream>-<typeName>`. */
   typeName: string;
   stream: string;
   schema: SchemaSource;
+  /** `AS <type>`; absent: the FILE's extension says, and an inline schema is Avro. */
+  schemaType?: SchemaType;
 }
 
 // Sources and sinks

@@ -1,4 +1,4 @@
-import type { ConfigClauses, SchemaSource, Statement, StatementOf } from "./ast.ts";
+import type { ConfigClauses, SchemaSource, SchemaType, Statement, StatementOf } from "./ast.ts";
 import { printJson, quote } from "./json-printer.ts";
 import { isBarePath } from "./lexer.ts";
 import { principalKeywords } from "./statements/grant.ts";
@@ -49,9 +49,9 @@ function printBody(s: Statement): string {
     case "describeBindings":
       return `DESCRIBE BINDINGS ${quote(s.stream)}`;
     case "registerKeySchema":
-      return `REGISTER KEY SCHEMA ${schemaBody(s.schema)} ON STREAM ${quote(s.stream)}`;
+      return `REGISTER KEY SCHEMA ${schemaBody(s.schema, s.schemaType)} ON STREAM ${quote(s.stream)}`;
     case "registerTypeSchema":
-      return `REGISTER TYPE SCHEMA ${quote(s.typeName)} ${schemaBody(s.schema)} ON STREAM ${quote(s.stream)}`;
+      return `REGISTER TYPE SCHEMA ${quote(s.typeName)} ${schemaBody(s.schema, s.schemaType)} ON STREAM ${quote(s.stream)}`;
     case "showSourceTypes":
       return `SHOW SOURCE TYPES FOR CLUSTER ${quote(s.cluster)}`;
     case "showSinkTypes":
@@ -129,9 +129,9 @@ function connectorCreateRest(s: { type: string; config?: ConfigClauses["config"]
   return ` WITH TYPE ${quote(s.type)}${config} ON CLUSTER ${quote(s.cluster)}`;
 }
 
-function schemaBody(schema: SchemaSource): string {
+function schemaBody(schema: SchemaSource, schemaType: SchemaType | undefined): string {
   const body = schema.kind === "file" ? `FILE ${printPath(schema.path)}` : printJson(schema.schema, "  ");
-  return `(\n  ${body}\n)`;
+  return `(\n  ${body}\n)${schemaType === undefined ? "" : ` AS ${schemaType}`}`;
 }
 
 /** Bare when the lexer reads it back as one path token (as the seed writes it), quoted otherwise. */

@@ -183,6 +183,15 @@ describe("syntax errors", () => {
     });
   });
 
+  it("name the schema types AS takes", () => {
+    expect(syntaxError('REGISTER KEY SCHEMA ( "string" ) AS XML ON STREAM "s";')).toMatchObject({
+      column: 37,
+      expected: ['"AVRO"', '"JSON"', '"PROTOBUF"'],
+      found: '"XML"',
+    });
+    expect(syntaxError('REGISTER KEY SCHEMA ( "string" ) ON "s";')).toMatchObject({ expected: ['"STREAM"'] });
+  });
+
   it("require the enrollment token on DECLARE PARENT REGISTRY and say how to write it", () => {
     const error = syntaxError('DECLARE PARENT REGISTRY "https://root/graphql";');
     expect(error).toMatchObject({ line: 1, column: 47, expected: ['"WITH"'], found: '";"' });

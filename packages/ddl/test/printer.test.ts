@@ -41,6 +41,11 @@ describe("printer", () => {
     expect(print(inline!)).toBe('REGISTER KEY SCHEMA (\n  {\n    "type": "string"\n  }\n) ON STREAM "s";');
   });
 
+  it("writes a schema's AS type after its body", () => {
+    const [typed] = parse('register type schema "T" (file w.proto) as Protobuf on stream "s"');
+    expect(print(typed!)).toBe('REGISTER TYPE SCHEMA "T" (\n  FILE w.proto\n) AS PROTOBUF ON STREAM "s";');
+  });
+
   it("writes one canonical form of the forms read several ways", () => {
     const texts = ['delete binding "s" on cluster "c"', 'DELETE BINDING "s" TO CLUSTER "c"'];
     for (const text of texts) expect(print(parse(text)[0]!)).toBe('DELETE BINDING "s" FROM CLUSTER "c";');

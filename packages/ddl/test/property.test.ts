@@ -55,17 +55,21 @@ const statement: fc.Arbitrary<Statement> = fc.oneof(
       stream: name,
       path: fc.oneof(pathSafe, name),
       inline: opt(fc.oneof(fc.string(), fc.array(json, { maxLength: 3 }), fc.dictionary(fc.string(), json))),
+      schemaType: opt(fc.constantFrom("AVRO" as const, "JSON" as const, "PROTOBUF" as const)),
     })
-    .map(({ typeName, stream, path, inline }): Statement => ({
-      kind: "registerTypeSchema",
-      span: SPAN,
-      typeName,
-      stream,
-      schema:
-        inline === undefined
-          ? { kind: "file", path, span: SPAN }
-          : { kind: "inline", schema: inline, span: SPAN },
-    })),
+    .map(({ typeName, stream, path, inline, schemaType }): Statement =>
+      clean({
+        kind: "registerTypeSchema",
+        span: SPAN,
+        typeName,
+        stream,
+        schema:
+          inline === undefined
+            ? { kind: "file", path, span: SPAN }
+            : { kind: "inline", schema: inline, span: SPAN },
+        schemaType,
+      }),
+    ),
   fc
     .record({ sink: name, type: name, config: opt(block), cluster: name })
     .map((f): Statement => clean({ kind: "createStreamSink", span: SPAN, ...f })),

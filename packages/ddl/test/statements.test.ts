@@ -103,6 +103,34 @@ const CASES: Array<[string, Record<string, unknown>]> = [
       },
     },
   ],
+  [
+    'REGISTER TYPE SCHEMA "Widget" ( FILE widget.proto ) AS protobuf ON STREAM "s";',
+    {
+      kind: "registerTypeSchema",
+      typeName: "Widget",
+      stream: "s",
+      schema: { kind: "file", path: "widget.proto" },
+      schemaType: "PROTOBUF",
+    },
+  ],
+  [
+    'REGISTER KEY SCHEMA ({"type": "string"}) AS JSON ON STREAM "s";',
+    {
+      kind: "registerKeySchema",
+      stream: "s",
+      schema: { kind: "inline", schema: { type: "string" } },
+      schemaType: "JSON",
+    },
+  ],
+  [
+    'REGISTER KEY SCHEMA ("string") AS AVRO ON STREAM "s";',
+    {
+      kind: "registerKeySchema",
+      stream: "s",
+      schema: { kind: "inline", schema: "string" },
+      schemaType: "AVRO",
+    },
+  ],
   ['SHOW SOURCE TYPES FOR CLUSTER "c";', { kind: "showSourceTypes", cluster: "c" }],
   ['SHOW SINK TYPES FOR CLUSTER "c";', { kind: "showSinkTypes", cluster: "c" }],
   [

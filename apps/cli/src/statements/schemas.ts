@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { SchemaSource, StatementOf } from "@stream-registry/ddl";
+import type { SchemaSource, SchemaType, StatementOf } from "@stream-registry/ddl";
 import { InputError } from "../errors.ts";
 import { outcome, type Outcome, type StatementContext } from "./context.ts";
 import { runMutation } from "./mutation.ts";
@@ -12,9 +12,39 @@ interface SchemaReference {
   id: number;
 }
 
-/** `FILE widget.avsc` is relative to the script that names it; inline schemas are JSON. */
-export async function schemaText(source: SchemaSource, baseDir: string): Promise<string> {
-  if (source.kind === "inline") return JSON.stringify(source.schema);
+/** What each FILE extension holds; `AS <type>` names the type of any other file. */
+const EXTENSION_TYPES: Readonly<Record<string, SchemaType>> = {
+  ".avsc": "AVRO",
+  ".json": "JSON",
+  ".proto": "PROTOBUF",
+};
+
+/** The statement's `AS <type>`, else the FILE's extension's; an inline schema without AS is Avro. */
+export function schemaTypeOf(source: SchemaSource, stated: SchemaType | undefined): SchemaType {
+  if (stated !== undefined) return stated;
+  if (source.kind === "inline") return "AVRO";
+  const type = EXTENSION_TYPES[path.extname(source.path).toLowerCase()];
+  if (type !== undefined) return type;
+  throw new InputError(
+    `FILE ${source.path}: its extension does not say the schema's type: name the file .avsc (Avro), ` +
+      ".json (JSON Schema) or .proto (Protobuf), or write AS AVRO, AS JSON or AS PROTOBUF after the ( ... )",
+  );
+}
+
+/**
+ * `FILE widget.avsc` is relative to the script that names it. Inline schemas are JSON, but a
+ * Protobuf schema is not: its inline form is a string holding the .proto text, sent as it is.
+ */
+export async function schemaText(
+  source: SchemaSource,
+  schemaType: SchemaType,
+  baseDir: string,
+): Promise<string> {
+  if (source.kind === "inline") {
+    return schemaType === "PROTOBUF" && typeof source.schema === "string"
+      ? source.schema
+      : JSON.stringify(source.schema);
+  }
   const file = path.resolve(baseDir, source.path);
   try {
     return await readFile(file, "utf8");
@@ -39,12 +69,13 @@ export async function registerKeySchema(
   s: StatementOf<"registerKeySchema">,
   context: StatementContext,
 ): Promise<Outcome> {
-  const schema = await schemaText(s.schema, context.baseDir);
+  const schemaType = schemaTypeOf(s.schema, s.schemaType);
+  const schema = await schemaText(s.schema, schemaType, context.baseDir);
   const answer = await runMutation<{ schema: SchemaReference }>(
     context,
     "REGISTER KEY SCHEMA",
     "registerKeySchema",
-    { stream: s.stream, schema, ...namespaceInput(context) },
+    { stream: s.stream, schema, schemaType, ...namespaceInput(context) },
     "schema { subject version id }",
   );
   return outcome(schemaTable(answer.value.schema));
@@ -54,12 +85,13 @@ export async function registerTypeSchema(
   s: StatementOf<"registerTypeSchema">,
   context: StatementContext,
 ): Promise<Outcome> {
-  const schema = await schemaText(s.schema, context.baseDir);
+  const schemaType = schemaTypeOf(s.schema, s.schemaType);
+  const schema = await schemaText(s.schema, schemaType, context.baseDir);
   const answer = await runMutation<{ schema: SchemaReference }>(
     context,
     "REGISTER TYPE SCHEMA",
     "registerTypeSchema",
-    { stream: s.stream, typeName: s.typeName, schema, ...namespaceInput(context) },
+    { stream: s.stream, typeName: s.typeName, schema, schemaType, ...namespaceInput(context) },
     "schema { subject version id }",
   );
   return outcome(schemaTable(answer.value.schema));

@@ -4,7 +4,7 @@ import { SCHEMA_COLUMNS } from "./schemas.ts";
 interface Subject {
   subject: string;
   typeName: string | null;
-  versions: { version: number; id: number }[];
+  versions: { version: number; id: number; schemaType: string }[];
 }
 
 /** A stream's schema subjects as DESCRIBE STREAM reads them. */
@@ -13,10 +13,14 @@ export interface StreamSubjects {
   typeSchemas: Subject[] | null;
 }
 
-export const SUBJECTS_SELECTION = `keySchema { subject typeName versions { version id } }
-  typeSchemas { subject typeName versions { version id } }`;
+export const SUBJECTS_SELECTION = `keySchema { subject typeName versions { version id schemaType } }
+  typeSchemas { subject typeName versions { version id schemaType } }`;
 
-const COLUMNS: Column[] = [{ key: "type", header: "Type" }, ...SCHEMA_COLUMNS];
+const COLUMNS: Column[] = [
+  { key: "type", header: "Type" },
+  ...SCHEMA_COLUMNS,
+  { key: "format", header: "Format" },
+];
 
 /** One row per live version: the key's first (Type "(key)"), then each type's, oldest first. */
 export function subjectsTable(stream: Partial<StreamSubjects>): {
@@ -25,7 +29,13 @@ export function subjectsTable(stream: Partial<StreamSubjects>): {
 } {
   const subjects = [...(stream.keySchema ? [stream.keySchema] : []), ...(stream.typeSchemas ?? [])];
   const rows = subjects.flatMap((s) =>
-    s.versions.map(({ version, id }) => ({ type: s.typeName ?? "(key)", subject: s.subject, version, id })),
+    s.versions.map(({ version, id, schemaType }) => ({
+      type: s.typeName ?? "(key)",
+      subject: s.subject,
+      version,
+      id,
+      format: schemaType,
+    })),
   );
   return { columns: COLUMNS, rows };
 }

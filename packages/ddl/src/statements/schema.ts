@@ -1,24 +1,47 @@
-import type { InlineSchema, SchemaSource, Statement } from "../ast.ts";
+import type { InlineSchema, SchemaSource, SchemaType, Statement } from "../ast.ts";
 import { parseJsonValue } from "../config-block.ts";
 import type { TokenStream } from "../token-stream.ts";
 import type { Token } from "../tokens.ts";
 
-/** REGISTER KEY SCHEMA ( body ) ON STREAM "s" | REGISTER TYPE SCHEMA "T" ( body ) ON STREAM "s". */
+const SCHEMA_TYPES: readonly SchemaType[] = ["AVRO", "JSON", "PROTOBUF"];
+
+/**
+ * REGISTER KEY SCHEMA ( body ) [AS type] ON STREAM "s"
+ * | REGISTER TYPE SCHEMA "T" ( body ) [AS type] ON STREAM "s".
+ */
 export function parseRegister(tokens: TokenStream, start: Token): Statement {
   if (tokens.acceptKeyword("KEY")) {
     tokens.expectKeyword("SCHEMA");
     const schema = parseSchemaBody(tokens);
+    const schemaType = parseSchemaType(tokens);
     const stream = parseOnStream(tokens);
-    return { kind: "registerKeySchema", stream, schema, span: tokens.spanFrom(start) };
+    return { kind: "registerKeySchema", stream, schema, ...schemaType, span: tokens.spanFrom(start) };
   }
   if (tokens.acceptKeyword("TYPE")) {
     tokens.expectKeyword("SCHEMA");
     const typeName = tokens.expectName("type name").value;
     const schema = parseSchemaBody(tokens);
+    const schemaType = parseSchemaType(tokens);
     const stream = parseOnStream(tokens);
-    return { kind: "registerTypeSchema", typeName, stream, schema, span: tokens.spanFrom(start) };
+    return {
+      kind: "registerTypeSchema",
+      typeName,
+      stream,
+      schema,
+      ...schemaType,
+      span: tokens.spanFrom(start),
+    };
   }
   throw tokens.fail();
+}
+
+/** `AS AVRO | JSON | PROTOBUF`, or nothing (the property stays absent). */
+function parseSchemaType(tokens: TokenStream): { schemaType?: SchemaType } {
+  if (!tokens.acceptKeyword("AS")) return {};
+  const schemaType = SCHEMA_TYPES.find((type) => tokens.isKeyword(type));
+  if (schemaType === undefined) throw tokens.fail();
+  tokens.advance();
+  return { schemaType };
 }
 
 /**
