@@ -38,6 +38,11 @@ export interface RegistryConfig {
   publicUrl: string | undefined;
   /** The keys secrets are encrypted with at rest (REGISTRY_SECRET_KEYS or REGISTRY_SECRET_KEYS_FILE). */
   secretKeys: SecretKeysConfig;
+  /**
+   * Config keys an admin declares secret beyond the built-in spellings (REGISTRY_SECRET_KEY_NAMES,
+   * comma-separated); see docs/security.md "Which values are secret".
+   */
+  secretKeyNames: string[];
   /** Who may call it: see docs/security.md. */
   auth: AuthConfig;
   /**
@@ -135,6 +140,7 @@ const envSchema = z.object({
       for (const message of errors) context.addIssue({ code: "custom", message });
       return list;
     }),
+  REGISTRY_SECRET_KEY_NAMES: z.string().default(""),
   ...secretKeysEnv,
   ...authEnv,
 });
@@ -195,6 +201,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     enrollmentToken: e.REGISTRY_ENROLLMENT_TOKEN,
     publicUrl: e.REGISTRY_PUBLIC_URL,
     secretKeys: secretKeysFrom(e, cwd),
+    secretKeyNames: e.REGISTRY_SECRET_KEY_NAMES.split(",")
+      .map((name) => name.trim())
+      .filter(Boolean),
     auth: authConfigFrom(e, cwd, e.NODE_ENV === "production"),
     connectAllow: e.REGISTRY_CONNECT_ALLOW,
   };

@@ -83,6 +83,7 @@ export async function startRegistry(
     logger.info({ database: db.kind, location: db.location, applied }, "database ready");
     const providers = new ProviderRegistry(
       await loadProviders(config.providerModules, process.cwd(), builtInProviders(logger)),
+      config.secretKeyNames,
     );
     // After the data directory is locked (openDatabase): a generated key file is this process's.
     const { keyring, source } = await resolveKeyring(config, logger);

@@ -1,7 +1,7 @@
 import type { ConfigMaps, ConfigValue } from "./config-maps.ts";
 import { fingerprint, openText, SecretBoxError, sealText, type Sealed } from "./secret-box.ts";
 import { holdsSealedPlaceholder, redactEmbeddedCredentials, secretPlaceholder } from "./secret-values.ts";
-import { redactValue, type SecretKeyRule } from "./secrets.ts";
+import { isSecret, redactValue, type SecretKeyRule } from "./secrets.ts";
 
 /**
  * Config maps as stored at rest: every value a query would not show as it is (a secret key's
@@ -69,7 +69,9 @@ export function sealConfigSets(
     // Of this write of the value (its random iv in it): a value given again shows a new
     // fingerprint, so that no answer tells whether a guess matched the stored secret.
     const placeholder = secretPlaceholder(fingerprint(dataKey, text, `${aad}\u0000${box.iv}`));
-    return rule(map, key) ? placeholder : redactEmbeddedCredentials(value as string, placeholder);
+    return isSecret(map, key, value, rule)
+      ? placeholder
+      : redactEmbeddedCredentials(value as string, placeholder);
   });
   return { shown, sealed, count };
 }

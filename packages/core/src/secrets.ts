@@ -1,11 +1,12 @@
 import type { ConfigMaps, ConfigValue } from "./config-maps.ts";
 import { isSecretKey } from "./secret-keys.ts";
-import { isSecretPlaceholder, REDACTED, redactEmbeddedCredentials } from "./secret-values.ts";
+import { isSecretPlaceholder, isSecretValue, REDACTED, redactEmbeddedCredentials } from "./secret-values.ts";
 
-export { isSecretKey, keyWords } from "./secret-keys.ts";
+export { declaredSecretKeys, isSecretKey, keyWords } from "./secret-keys.ts";
 export {
   holdsSealedPlaceholder,
   isSecretPlaceholder,
+  isSecretValue,
   REDACTED,
   redactEmbeddedCredentials,
   secretPlaceholder,
@@ -20,13 +21,25 @@ export type SecretKeyRule = (map: string, key: string) => boolean;
 export const coreSecretRule: SecretKeyRule = (_map, key) => isSecretKey(key);
 
 /**
- * What may be shown of one value: the placeholder for a secret key's value (of any type), the
- * value with its embedded credentials replaced for any other string, other values as they are.
+ * The one decision "is this value a secret", by where it stands and what it is: the value of a
+ * secret key (core's spellings, a provider's or an admin's declared keys; of any type), or a
+ * string shaped like a credential whatever its key (a PEM block, a Bearer or Basic credential, a
+ * JWT). Such a value is hidden whole; other strings only lose the credentials they embed (a URL's
+ * password, "password=..." parameters). Everything that redacts, seals or writes back asks here.
+ */
+export function isSecret(map: string, key: string, value: ConfigValue, rule: SecretKeyRule): boolean {
+  return rule(map, key) || (typeof value === "string" && isSecretValue(value));
+}
+
+/**
+ * What may be shown of one value: the placeholder for a secret (`isSecret`), the value with its
+ * embedded credentials replaced for any other string, other values as they are.
  * A value that is already what a query shows (a placeholder with the fingerprint of a sealed
  * value, as stored, or as a child registry answered) stays as it is.
  */
 export function redactValue(map: string, key: string, value: ConfigValue, rule: SecretKeyRule): ConfigValue {
-  if (rule(map, key)) return typeof value === "string" && isSecretPlaceholder(value) ? value : REDACTED;
+  if (typeof value === "string" && isSecretPlaceholder(value)) return value;
+  if (isSecret(map, key, value, rule)) return REDACTED;
   return typeof value === "string" ? redactEmbeddedCredentials(value) : value;
 }
 

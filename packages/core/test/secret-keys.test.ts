@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSecretKey, keyWords } from "../src/secret-keys.ts";
+import { declaredSecretKeys, isSecretKey, keyWords } from "../src/secret-keys.ts";
 
 describe("isSecretKey", () => {
   // Twenty common spellings of a secret's key: separators ".", "_", "-", camelCase, any case.
@@ -48,6 +48,27 @@ describe("isSecretKey", () => {
     "aws.credential",
     "spring:datasource:password",
     "passwords",
+    // Issue 19: spellings that leaked.
+    "auth",
+    "http.auth",
+    "cred",
+    "db.creds",
+    "credential",
+    "Pass",
+    "sasl.pass",
+    "PASSWD",
+    "keytab",
+    "sasl.kerberos.keytab",
+    "ssl.key",
+    "SSL_KEY",
+    "private",
+    "signing.private",
+    "signature",
+    "webhookSignature",
+    "ssl.keystore.password",
+    "db_password",
+    "apiKey",
+    "api-key",
   ])("treats %j as secret too", (key) => {
     expect(isSecretKey(key)).toBe(true);
   });
@@ -61,7 +82,6 @@ describe("isSecretKey", () => {
     "partition.key",
     "message.key.field",
     "record.key",
-    "ssl.key",
     "keystore.type",
     "ssl.keystore.type",
     "ssl.keystore.location",
@@ -83,6 +103,20 @@ describe("isSecretKey", () => {
     "owner",
     "costcenter",
     "cwd",
+    // Words that hold a secret word inside them, or end a key that describes one.
+    "passthrough",
+    "passThrough",
+    "pass.through",
+    "bypass",
+    "compass.heading",
+    "oauth",
+    "ssl.client.auth",
+    "auth.type",
+    "authMode",
+    "credit.limit",
+    "incredible",
+    "signature.algorithm",
+    "keytab.location.hint",
     "",
   ])("treats %j as ordinary", (key) => {
     expect(isSecretKey(key)).toBe(false);
@@ -96,5 +130,23 @@ describe("keyWords", () => {
     expect(keyWords("APIKey")).toEqual(["api", "key"]);
     expect(keyWords("SASL_JAAS_CONFIG")).toEqual(["sasl", "jaas", "config"]);
     expect(keyWords("..")).toEqual([]);
+  });
+});
+
+describe("declaredSecretKeys", () => {
+  const declared = declaredSecretKeys(["session.cookie", " ", "ticket"]);
+
+  it.each(["session.cookie", "http.sessionCookie", "SESSION_COOKIE", "ticket", "kerberos-Ticket"])(
+    "matches %j by its last words, in any case and spelling",
+    (key) => expect(declared(key)).toBe(true),
+  );
+
+  it.each(["session", "cookie.session", "session.cookie.name", "tickets", "ticketing"])(
+    "leaves %j alone",
+    (key) => expect(declared(key)).toBe(false),
+  );
+
+  it("declares nothing when given no names", () => {
+    expect(declaredSecretKeys([])("password")).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import {
   DeadlineExceeded,
   ErrorCode,
+  declaredSecretKeys,
   isSecretKey,
   RegistryError,
   userError,
@@ -26,8 +27,14 @@ const VALIDATION_TIMEOUT_MS = 10_000;
 export class ProviderRegistry {
   /** Secret keys the loaded providers declare, by config map. */
   private readonly providerSecrets = new Map<string, Set<string>>();
+  /** Keys an admin declares secret (REGISTRY_SECRET_KEY_NAMES), in any map. */
+  private readonly adminSecret: (key: string) => boolean;
 
-  constructor(private readonly providers: ReadonlyMap<string, StreamProvider>) {
+  constructor(
+    private readonly providers: ReadonlyMap<string, StreamProvider>,
+    secretKeyNames: readonly string[] = [],
+  ) {
+    this.adminSecret = declaredSecretKeys(secretKeyNames);
     for (const definition of [...providers.values()].flatMap((p) => p.configMaps)) {
       const keys = this.providerSecrets.get(definition.name) ?? new Set<string>();
       for (const key of definition.secretKeys ?? []) keys.add(key);
@@ -36,11 +43,12 @@ export class ProviderRegistry {
   }
 
   /**
-   * Which keys are secret: core's rule plus what loaded providers declare for the maps they own.
-   * Everything shown, logged or filtered goes through it (a bound method, to pass around).
+   * Which keys are secret: core's rule, what loaded providers declare for the maps they own, and
+   * what the admin declares. Everything shown, sealed, logged or filtered goes through it (a bound
+   * method, to pass around), with core's `isSecret` adding the values secret by their shape.
    */
   readonly isSecret: SecretKeyRule = (map, key) =>
-    isSecretKey(key) || (this.providerSecrets.get(map)?.has(key) ?? false);
+    isSecretKey(key) || (this.providerSecrets.get(map)?.has(key) ?? false) || this.adminSecret(key);
 
   kinds(): string[] {
     return [...this.providers.keys()].sort();
