@@ -81,6 +81,20 @@ export class BadResponseError extends SrctlError {
   }
 }
 
+/**
+ * The URL answered, but not as a GraphQL endpoint (the server's root, which redirects; the schema
+ * registry's REST API; a health check): said so, with the URL a registry serves GraphQL at.
+ */
+export class NotGraphQLEndpointError extends SrctlError {
+  constructor(url: string, detail: string, suggestion: string) {
+    super(
+      `${url} is not a registry's GraphQL endpoint (${detail}); a registry serves GraphQL at /graphql: try --registry ${suggestion}`,
+      ExitCode.BAD_INPUT,
+      "BAD_RESPONSE",
+    );
+  }
+}
+
 /** A GraphQL error (a fault) that left no usable data. */
 export class RegistryFaultError extends SrctlError {
   constructor(message: string, code: string | undefined) {

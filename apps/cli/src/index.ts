@@ -24,6 +24,7 @@ export {
   InputError,
   UsageError,
   BadResponseError,
+  NotGraphQLEndpointError,
   ApiMismatchError,
 } from "./errors.ts";
 export { renderTable, type Column } from "./output/table.ts";

@@ -107,7 +107,8 @@ describe(
         expect.objectContaining({
           code: "NOT_FOUND",
           field,
-          message: "no child registry owns namespace /gcp, so none owns /gcp/us-east",
+          message:
+            "no child registry owns namespace /gcp, so none owns /gcp/us-east; the child registries of / own /aws, /mpaas",
         }),
       ]);
       expect((await create(at("/aws"), "/mpaas/us-aus1-dc01")).createStream.userErrors).toEqual([
@@ -141,12 +142,15 @@ describe(
           );
         expect((await deep("/aws/nowhere")).errors).toEqual([
           expect.objectContaining({
-            message: "no child registry owns namespace /aws/nowhere, so none owns /aws/nowhere",
+            // Said once (no "so none owns" of itself), with what exists there instead.
+            message:
+              "no child registry owns namespace /aws/nowhere; the child registries of /aws own /aws/us-reg1-xyz",
             extensions: expect.objectContaining({ code: "NOT_FOUND", field: ["filter", "namespace"] }),
           }),
         ]);
         expect((await deep("/aws/us-reg1-xyz/deeper")).errors?.[0]).toMatchObject({
-          message: expect.stringContaining("none owns /aws/us-reg1-xyz/deeper"),
+          message:
+            "no child registry owns namespace /aws/us-reg1-xyz/deeper; /aws/us-reg1-xyz has no child registries",
           extensions: { code: "NOT_FOUND", field: ["filter", "namespace"] },
         });
         // One that exists and is empty is just empty.

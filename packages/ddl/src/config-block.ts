@@ -57,7 +57,7 @@ function parseObject(tokens: TokenStream): JsonObject {
     });
     if (!tokens.isPunct(",")) {
       if (tokens.isPunct("}")) break;
-      throw tokens.fail(tokens.peek().kind === "eof" ? unclosed(tokens, open) : undefined);
+      throw tokens.fail(unclosed(tokens, open));
     }
     tokens.advance();
   }
@@ -73,7 +73,7 @@ function parseArray(tokens: TokenStream): JsonValue[] {
     array.push(parseJsonValue(tokens));
     if (!tokens.isPunct(",")) {
       if (tokens.isPunct("]")) break;
-      throw tokens.fail(tokens.peek().kind === "eof" ? unclosed(tokens, open) : undefined);
+      throw tokens.fail(unclosed(tokens, open));
     }
     tokens.advance();
   }
@@ -105,9 +105,11 @@ function parseNumber(tokens: TokenStream, token: Token): number {
   return value;
 }
 
+/** Where the block that wants its "," or closing bracket was opened: it may be lines above. */
 function unclosed(tokens: TokenStream, open: Token): string {
   const { line, column } = tokens.position(open.offset);
-  return `the "${open.text}" at ${line}:${column} is never closed`;
+  const where = `the "${open.text}" at ${line}:${column}`;
+  return tokens.peek().kind === "eof" ? `${where} is never closed` : `${where} is still open here`;
 }
 
 function elisionNote(token: Token): string | undefined {

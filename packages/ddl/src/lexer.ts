@@ -67,10 +67,13 @@ export class Lexer {
     if (isDigit(ch) || (ch === "-" && isDigit(this.text[start + 1] ?? ""))) return this.number(newlineBefore);
     if (this.text.startsWith("...", start)) return this.take("ellipsis", start + 3, newlineBefore);
     if (PUNCTUATION.has(ch)) return this.take("punct", start + 1, newlineBefore);
+    const char = String.fromCodePoint(this.text.codePointAt(start) ?? 0);
     throw this.error(start, {
       expected: [],
-      found: `"${String.fromCodePoint(this.text.codePointAt(start) ?? 0)}"`,
-      detail: `unexpected character "${String.fromCodePoint(this.text.codePointAt(start) ?? 0)}"`,
+      found: `"${char}"`,
+      detail: `unexpected character "${char}"`,
+      // SQL habit; what is inside is not quoted back, as it may be a secret (WITH TOKEN '...').
+      ...(ch === "'" ? { note: `names and strings are written in double quotes, "...", not '...'` } : {}),
     });
   }
 

@@ -183,6 +183,30 @@ describe("syntax errors", () => {
     });
   });
 
+  it("point at the brace that is still open when a block ends without its closing brace", () => {
+    const error = syntaxError('CREATE STREAM "s" WITH CONFIG {\n  "a": { "x": 1 }\n\nCREATE STREAM "t";');
+    expect(error).toMatchObject({ line: 4, column: 1, found: '"CREATE"', incomplete: false });
+    expect(error.message).toBe(
+      'widgets.sql:4:1: expected one of ",", "}", found "CREATE" (the "{" at 1:31 is still open here)',
+    );
+    expect(syntaxError('CREATE STREAM "s" WITH CONFIG {\n  "a": { "x": 1 \n};').message).toContain(
+      '(the "{" at 1:31 is still open here)',
+    );
+    expect(syntaxError('REGISTER KEY SCHEMA ( ["null", "string" ) ON STREAM "s";').message).toContain(
+      '(the "[" at 1:23 is still open here)',
+    );
+  });
+
+  it("say that strings are written in double quotes when single quotes are used, quoting nothing back", () => {
+    const error = syntaxError("CREATE STREAM 'widgets_v0';");
+    expect(error.message).toBe(
+      `widgets.sql:1:15: unexpected character "'" (names and strings are written in double quotes, "...", not '...')`,
+    );
+    expect(syntaxError(`DECLARE PARENT REGISTRY "u" WITH TOKEN 's3cret-token';`).message).not.toContain(
+      "s3cret",
+    );
+  });
+
   it("name the schema types AS takes", () => {
     expect(syntaxError('REGISTER KEY SCHEMA ( "string" ) AS XML ON STREAM "s";')).toMatchObject({
       column: 37,

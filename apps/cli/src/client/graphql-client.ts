@@ -2,6 +2,7 @@ import {
   BadResponseError,
   CancelledError,
   NotAuthenticatedError,
+  NotGraphQLEndpointError,
   RegistryUnreachableError,
 } from "../errors.ts";
 import { ExitCode } from "../exit-codes.ts";
@@ -79,17 +80,28 @@ export class GraphQLClient {
       if (this.#signal?.aborted) throw new CancelledError();
       throw new RegistryUnreachableError(this.url, describeFetchFailure(error));
     }
+    // A POST that was redirected arrives as a GET (a registry's "/" redirects to /graphql, which
+    // then refuses it as a possible CSRF): whatever it answers, this URL is not the endpoint.
+    if (response.redirected && !response.ok) {
+      throw new NotGraphQLEndpointError(
+        this.url,
+        `it redirects to ${response.url}, and the request does not survive the redirect`,
+        response.url,
+      );
+    }
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
       // Proxies and load balancers answer 502/503/504 with HTML while the registry is down.
-      const exitCode = [502, 503, 504].includes(response.status) ? ExitCode.UNAVAILABLE : ExitCode.INTERNAL;
-      throw new BadResponseError(this.url, `HTTP ${response.status} with a body that is not JSON`, exitCode);
+      const detail = `HTTP ${response.status} with a body that is not JSON`;
+      if ([502, 503, 504].includes(response.status)) {
+        throw new BadResponseError(this.url, detail, ExitCode.UNAVAILABLE);
+      }
+      throw this.#notGraphQL(detail);
     }
-    if (!isGraphQLResponse(body)) {
-      throw new BadResponseError(this.url, `HTTP ${response.status} without "data" or "errors"`);
-    }
+    if (!isGraphQLResponse(body))
+      throw this.#notGraphQL(`HTTP ${response.status} without "data" or "errors"`);
     if (response.status === 401) {
       const [first] = (body as GraphQLResponse<T>).errors ?? [];
       const reason =
@@ -98,6 +110,14 @@ export class GraphQLClient {
       throw new NotAuthenticatedError(this.url, reason, given);
     }
     return body as GraphQLResponse<T>;
+  }
+
+  /** An answer that is not GraphQL: at a URL that does not end in /graphql, the likely reason. */
+  #notGraphQL(detail: string): BadResponseError | NotGraphQLEndpointError {
+    const url = new URL(this.url);
+    return url.pathname.endsWith("/graphql")
+      ? new BadResponseError(this.url, detail)
+      : new NotGraphQLEndpointError(this.url, detail, `${url.origin}/graphql`);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { StatementOf } from "@stream-registry/ddl";
 import { execute } from "../client/execute.ts";
+import { UserErrorsError } from "../errors.ts";
 import { waitUntil } from "../wait.ts";
 import { waitForBinding } from "./binding-status.ts";
 import { runMutation } from "./mutation.ts";
@@ -78,7 +79,9 @@ export async function deleteStream(
     "deleteStream",
     { ...namespaceInput(context), name: s.stream, cascade: s.cascade },
     `deleted stream { ${STREAM_FIELDS} }`,
-  );
+  ).catch((error: unknown) => {
+    throw inSrctlWords(error, s.stream);
+  });
   const { deleted, stream } = answer.value;
   if (!deleted && context.wait) {
     await waitUntil(context.wait, `stream ${stream.name}`, async () => {
@@ -103,4 +106,18 @@ export async function deleteStream(
       : `stream ${stream.name}: DELETING (${stream.bindings.length} binding(s) being deleted)`,
     object: { ...streamObject(stream), deleted: gone },
   });
+}
+
+/** The registry's hint names the GraphQL input (`cascade: true`); srctl's word for it is CASCADE. */
+function inSrctlWords(error: unknown, stream: string): unknown {
+  if (!(error instanceof UserErrorsError)) return error;
+  return new UserErrorsError(
+    error.userErrors.map((e) => ({
+      ...e,
+      message: e.message.replace(
+        "set cascade: true",
+        `add CASCADE: DELETE STREAM ${JSON.stringify(stream)} CASCADE`,
+      ),
+    })),
+  );
 }

@@ -119,13 +119,24 @@ export class ChildRegistryService {
     }
     const child = await this.routeCache.find(name);
     if (!child) {
+      const level = this.pathOf(name);
+      const missing = level === namespace ? level : `${level}, so none owns ${namespace}`;
       throw new RegistryError(
         ErrorCode.NOT_FOUND,
-        `no child registry owns namespace ${this.pathOf(name)}, so none owns ${namespace}`,
+        `no child registry owns namespace ${missing}; ${await this.namespacesBelow()}`,
         field,
       );
     }
     return { ...child, path: this.pathOf(name) };
+  }
+
+  /** What exists below this registry, for a message about a namespace that does not. */
+  private async namespacesBelow(): Promise<string> {
+    const own = this.identity.path;
+    const children = (await this.routeCache.all()).map((route) => this.pathOf(route.name));
+    return children.length === 0
+      ? `${own} has no child registries`
+      : `the child registries of ${own} own ${children.join(", ")}`;
   }
 
   /**
