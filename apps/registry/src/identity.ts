@@ -5,6 +5,7 @@ import {
   type DbClient,
   type RegistrySettings,
 } from "@stream-registry/store";
+import { lineageOf, type Lineage } from "@stream-registry/core";
 import { Periodic } from "./periodic.ts";
 
 /** How often a registry re-reads its identity, for a change another process sharing its database made. */
@@ -74,6 +75,12 @@ export class RegistryIdentity {
   /** The registry ids of its ancestors, the root first: the chain a registration must not close. */
   get ancestors(): readonly string[] {
     return this.settings.ancestors;
+  }
+
+  /** This registry and its ancestors as they are now, with `oidcIssuer`: how principals are qualified. */
+  lineage(oidcIssuer: string | undefined): Lineage {
+    const { registryId: id, ancestors, parentPath } = this.settings;
+    return lineageOf({ id, path: this.path, parentPath, ancestors }, oidcIssuer);
   }
 
   /** Takes settings just read or written; an older generation (a slow refresh) is ignored. */

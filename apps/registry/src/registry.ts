@@ -153,7 +153,9 @@ export async function startRegistry(
       wakeReconciler: () => void setImmediate(() => reconciler.wake()),
       stopping: stopping.signal,
     });
-    const apiTokens = new ApiTokenVerifier(db, logger);
+    const apiTokens = new ApiTokenVerifier(db, logger, () => identity.registryId);
+    // Who this registry and its ancestors are, and its OIDC issuer: how principals are qualified.
+    const lineage = () => identity.lineage(config.auth.oidc?.issuer);
     const authenticator = new Authenticator({
       mode: config.auth.mode,
       apiTokens,
@@ -161,6 +163,7 @@ export async function startRegistry(
       registries: new RegistryTokenVerifier({
         db,
         registryId: () => identity.registryId,
+        lineage,
         replays: new ReplayCache(),
         refreshParentKeys: parentKeysRefresher(db, registryKeys, logger),
       }),
@@ -190,6 +193,7 @@ export async function startRegistry(
       healthIntervalMs: config.health.intervalMs,
       clusterPresets: config.clusterPresets,
       identity,
+      oidcIssuer: config.auth.oidc?.issuer,
       self,
       enrollmentToken: config.enrollmentToken,
     });

@@ -61,9 +61,11 @@ function rateLimited(answer: Answer): Record<string, unknown> {
 const ok = (answer: Answer) => expect(answer, JSON.stringify(answer)).toMatchObject({ status: 200 });
 const principal = (subject: string, via: Principal["via"], forwardedBy?: string): Principal => ({
   subject,
+  issuer: "registry:self",
+  local: forwardedBy === undefined,
   groups: [],
   via,
-  ...(forwardedBy ? { forwardedBy } : {}),
+  ...(forwardedBy ? { chain: [{ id: forwardedBy }] } : {}),
 });
 
 describe("rate limits: whose allowance a request spends", () => {

@@ -1,4 +1,5 @@
 import { generateKeyPairSync, randomUUID } from "node:crypto";
+import { lineageOf } from "@stream-registry/core";
 import type { Database, PublicJwk } from "@stream-registry/store";
 import { createSigner } from "fast-jwt";
 import { expect, it } from "vitest";
@@ -36,6 +37,7 @@ it("takes its parent's token as soon as the link is made, though it refused one 
   const verifier = new RegistryTokenVerifier({
     db,
     registryId: () => self,
+    lineage: () => lineageOf({ id: self, path: "/aws", parentPath: "/", ancestors: [parentId] }, undefined),
     replays: new ReplayCache(),
     refreshParentKeys: async () => {},
   });

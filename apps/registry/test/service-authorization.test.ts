@@ -29,7 +29,13 @@ const grant = (
   scope,
   streamPrefix,
 });
-const user = (name: string): Principal => ({ subject: `user:${name}`, groups: [], via: "oidc" });
+const user = (name: string): Principal => ({
+  subject: `user:${name}`,
+  issuer: "https://login.example",
+  local: true,
+  groups: [],
+  via: "oidc",
+});
 const GRANTS = [
   grant("user:admin", "admin"),
   grant("user:reader", "reader"),

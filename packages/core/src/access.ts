@@ -1,6 +1,6 @@
 import { ErrorCode, RegistryError } from "./errors.ts";
 import { pathOfBelow, roleRank, scopeCovers, type Grant, type Role } from "./grant.ts";
-import type { Principal } from "./principal.ts";
+import { grantNameOf, type Principal } from "./principal.ts";
 import { quote } from "./quote.ts";
 
 /** One part of what a principal may read: a scope (below the registry's), narrowed to a stream prefix or not. */
@@ -22,12 +22,15 @@ export interface ChangeVisibility {
 export type VisibleKind = "stream" | "other";
 
 /**
- * The grant names a principal answers to: its subject (a user's or a token's) and its groups. A
- * registry's own principal and "anonymous" match no grant.
+ * The grant names a principal answers to: its subject with its issuer (unqualified when the issuer
+ * is this registry's own: `token:ci`; `token:admin@registry:<id>` for another registry's token),
+ * and its groups, only when its issuer is one this registry trusts for groups. A registry's own
+ * principal and "anonymous" match no grant.
  */
 export function grantNamesOf(principal: Principal): string[] {
-  const own = /^(user|token):/.test(principal.subject) ? [principal.subject] : [];
-  return [...own, ...principal.groups.map((group) => `group:${group}`)];
+  const own = /^(user|token):/.test(principal.subject) ? [grantNameOf(principal)] : [];
+  const groups = principal.local ? principal.groups.map((group) => `group:${group}`) : [];
+  return [...own, ...groups];
 }
 
 /**
@@ -58,8 +61,7 @@ export class Access {
   /** `grants` may hold others': those that do not name the principal are left out. */
   static of(principal: Principal, grants: readonly Grant[], own: string): Access {
     if (principal.via === "none") return Access.unrestricted(own);
-    if (principal.via === "parent" && principal.forwardedBy === undefined)
-      return new Access(own, "parent", []);
+    if (principal.via === "parent" && principal.chain === undefined) return new Access(own, "parent", []);
     const names = grantNamesOf(principal);
     return new Access(
       own,

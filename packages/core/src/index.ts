@@ -18,6 +18,7 @@ export * from "./domain.ts";
 export * from "./resource-status.ts";
 export * from "./principal.ts";
 export * from "./grant.ts";
+export * from "./grant-principal.ts";
 export * from "./access.ts";
 export * from "./connect-allow.ts";
 export * from "./schema-registry.ts";

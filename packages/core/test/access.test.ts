@@ -2,12 +2,29 @@ import { describe, expect, it } from "vitest";
 import { Access, grantNamesOf, type VisibleKind } from "../src/access.ts";
 import { ErrorCode, RegistryError } from "../src/errors.ts";
 import type { Grant, Role } from "../src/grant.ts";
-import { ANONYMOUS, type Principal } from "../src/principal.ts";
+import { actorOf, ANONYMOUS, ENROLLMENT, type Principal } from "../src/principal.ts";
 
-const alice: Principal = { subject: "user:alice", groups: ["devs"], via: "oidc" };
-const ci: Principal = { subject: "token:ci", groups: [], via: "token" };
-const parent: Principal = { subject: "registry:p-1", groups: [], via: "parent" };
-const forwarded: Principal = { subject: "user:alice", groups: ["devs"], via: "parent", forwardedBy: "p-1" };
+const IDP = "https://login.example";
+const alice: Principal = { subject: "user:alice", issuer: IDP, local: true, groups: ["devs"], via: "oidc" };
+const ci: Principal = { subject: "token:ci", issuer: "registry:self", local: true, groups: [], via: "token" };
+const parent: Principal = {
+  subject: "registry:p-1",
+  issuer: "registry:p-1",
+  local: false,
+  groups: [],
+  via: "parent",
+};
+const forwarded: Principal = { ...alice, via: "parent", chain: [{ id: "p-1", path: "/" }] };
+/** The parent's own token "ci", forwarded: not this registry's "ci", and its groups count for nothing. */
+const parentsCi: Principal = {
+  subject: "token:ci",
+  issuer: "registry:p-1",
+  issuerPath: "/",
+  local: false,
+  groups: ["devs"],
+  via: "parent",
+  chain: [{ id: "p-1", path: "/" }],
+};
 
 function grant(principal: string, role: Role, scope: string, streamPrefix: string | null = null): Grant {
   return { principal, role, scope, streamPrefix };
@@ -45,7 +62,7 @@ describe("Access.can", () => {
   });
 
   it("counts no grant of another principal or group", () => {
-    const bob = Access.of({ subject: "user:bob2", groups: ["dev"], via: "oidc" }, grants, "/aws");
+    const bob = Access.of({ ...alice, subject: "user:bob2", groups: ["dev"] }, grants, "/aws");
     expect(bob.can("reader", "")).toBe(false);
   });
 
@@ -82,8 +99,11 @@ describe("Access.can", () => {
   });
 
   it.each<[string, Principal]>([
-    ["a child registry about its registration", { subject: "registry:c-1", groups: [], via: "child" }],
-    ["an enrollment request", { subject: "enrollment", groups: [], via: "enrollment" }],
+    [
+      "a child registry about its registration",
+      { subject: "registry:c-1", issuer: "registry:c-1", local: false, groups: [], via: "child" },
+    ],
+    ["an enrollment request", ENROLLMENT],
   ])("gives %s no grant's rights", (_, principal) => {
     const access = Access.of(principal, grants, "/aws");
     expect(access.can("reader", "")).toBe(false);
@@ -94,7 +114,7 @@ describe("Access.can", () => {
   });
 
   it("denies by default: no grant, nothing", () => {
-    const access = Access.of({ subject: "user:nobody", groups: [], via: "oidc" }, grants, "/aws");
+    const access = Access.of({ ...alice, subject: "user:nobody", groups: [] }, grants, "/aws");
     expect(access.can("reader", "")).toBe(false);
     expect(access.readsDocument("", "s")).toBe(false);
     expect(access.visibility("stream")).toEqual([]);
@@ -245,9 +265,43 @@ describe("grantNamesOf", () => {
   it.each<[Principal, string[]]>([
     [alice, ["user:alice", "group:devs"]],
     [ci, ["token:ci"]],
+    [parentsCi, ["token:ci@registry:p-1"]],
+    [
+      { ...alice, issuer: "https://other.example", local: false, chain: [] },
+      ["user:alice@https://other.example"],
+    ],
     [parent, []],
     [ANONYMOUS, []],
   ])("%o answers to %j", (principal, names) => {
     expect(grantNamesOf(principal)).toEqual(names);
+  });
+
+  it("gives another registry's token of the same name none of this registry's token's grants", () => {
+    const access = Access.of(parentsCi, grants, "/aws");
+    expect(access.can("writer", "", "ci_1")).toBe(false);
+    expect(access.can("writer", "us-reg1", "widgets_1")).toBe(false);
+    expect(access.can("reader", "")).toBe(false);
+    const granted = Access.of(parentsCi, [grant("token:ci@registry:p-1", "admin", "")], "/aws");
+    expect(granted.can("admin", "")).toBe(true);
+  });
+});
+
+describe("actorOf", () => {
+  it.each<[Principal, string]>([
+    [ci, "token:ci"],
+    [forwarded, "user:alice via /"],
+    [
+      {
+        ...parentsCi,
+        chain: [
+          { id: "p-1", path: "/" },
+          { id: "p-2", path: "/aws" },
+        ],
+      },
+      "token:ci@/ via /aws",
+    ],
+    [{ ...parentsCi, issuerPath: undefined, chain: [{ id: "p-1" }] }, "token:ci@registry:p-1"],
+  ])("names %o %j", (principal, actor) => {
+    expect(actorOf(principal)).toBe(actor);
   });
 });

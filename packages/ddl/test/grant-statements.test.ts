@@ -33,6 +33,12 @@ const CASES: Array<[string, Record<string, unknown>]> = [
     { kind: "showGrants", namespace: "/aws", principal: "token:ci" },
   ],
   ['SHOW GRANTS FOR GROUP "devs";', { kind: "showGrants", principal: "group:devs" }],
+  // Issuer-qualified (docs/security.md, "Across the tree"): the root's token, another IdP's user.
+  ['GRANT ADMIN TO TOKEN "admin@/";', { kind: "grant", role: "admin", principal: "token:admin@/" }],
+  [
+    'SHOW GRANTS FOR USER "bob@https://login.other.example";',
+    { kind: "showGrants", principal: "user:bob@https://login.other.example" },
+  ],
   // REVOKE TOKEN is another statement: API tokens.
   ['REVOKE TOKEN "ci";', { kind: "revokeToken", token: "ci" }],
 ];

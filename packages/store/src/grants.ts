@@ -33,10 +33,14 @@ export interface GrantVisibility {
   names: readonly string[];
 }
 
-/** What the change log says of a grant: its scope is shown as the absolute path it had then. */
+/**
+ * What the change log says of a grant: its scope is shown as the absolute path it had then, and
+ * its principal as people read it then (`token:admin@/`; default: as kept).
+ */
 export interface GrantLog {
   actor: string;
   scopePath: string;
+  principal?: string;
 }
 
 interface GrantRow {
@@ -186,14 +190,15 @@ function whereSql(filter: GrantFilter, visible: GrantVisibility): Prisma.Sql {
 
 function grantChange(grant: Grant, action: "created" | "deleted", log: GrantLog) {
   const prefix = grant.streamPrefix === null ? "" : ` streams ${grant.streamPrefix}*`;
+  const principal = log.principal ?? grant.principal;
   return {
     entityType: "grant",
-    entityKey: `${grant.role} on ${log.scopePath}${prefix} to ${grant.principal}`,
+    entityKey: `${grant.role} on ${log.scopePath}${prefix} to ${principal}`,
     action,
     generation: 1,
     actor: log.actor,
     data: {
-      principal: grant.principal,
+      principal,
       role: grant.role,
       namespace: log.scopePath,
       streamPrefix: grant.streamPrefix,

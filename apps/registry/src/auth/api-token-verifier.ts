@@ -28,6 +28,8 @@ export class ApiTokenVerifier {
   constructor(
     private readonly db: Database,
     private readonly logger: Logger,
+    /** This registry's id: the issuer of its API tokens. */
+    private readonly registryId: () => string,
   ) {}
 
   async verify(credential: string, now = Date.now()): Promise<Principal> {
@@ -41,7 +43,13 @@ export class ApiTokenVerifier {
       throw new AuthenticationError(`token expired (${token.name}, at ${token.expiresAt.toISOString()})`);
     }
     this.touch(token, now);
-    return { subject: `token:${token.name}`, groups: [...token.groups], via: "token" };
+    return {
+      subject: `token:${token.name}`,
+      issuer: `registry:${this.registryId()}`,
+      local: true,
+      groups: [...token.groups],
+      via: "token",
+    };
   }
 
   /** Drops what is kept in memory: a token revoked here is refused at once. */

@@ -51,7 +51,13 @@ export class OidcVerifier {
     } catch (error) {
       throw jwtFailure(error, { issuer, audience });
     }
-    return { subject: `user:${payload.sub}`, groups: groupsOf(payload[groupsClaim]), via: "oidc" };
+    return {
+      subject: `user:${payload.sub}`,
+      issuer,
+      local: true,
+      groups: groupsOf(payload[groupsClaim]),
+      via: "oidc",
+    };
   }
 
   private keySet(): Promise<KeySet> {

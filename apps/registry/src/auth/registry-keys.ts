@@ -12,6 +12,7 @@ import {
 } from "@stream-registry/store";
 import { createSigner } from "fast-jwt";
 import { calculateJwkThumbprint } from "jose";
+import { actClaimOf, type ActClaim } from "./forwarded-principal.ts";
 
 /** The longest a token one registry signs for another lives: a stolen one is soon worth nothing. */
 export const REGISTRY_TOKEN_TTL_S = 60;
@@ -25,8 +26,10 @@ const REREAD_MS = 60_000;
 /** The claims of a token one registry sends another. */
 interface RegistryClaims {
   sub: string;
+  /** Who vouches for `sub`: the registry that verified it, or its OIDC issuer (issue 19). */
+  sub_iss?: string;
   groups?: string[];
-  act?: { sub: string };
+  act?: ActClaim;
 }
 
 /** Signs a token with one key: its claims, and iat, exp (REGISTRY_TOKEN_TTL_S later) and kid added. */
@@ -92,14 +95,21 @@ export class RegistryKeys {
   }
 
   /**
-   * A token for the registry `audience` (its id) carrying `principal`: the user a request is for
-   * (its subject and groups, this registry as the actor), or, for this registry's own calls, none.
+   * A token for the registry `audience` (its id) carrying `principal`: who a request is for (its
+   * subject and issuer; a user's groups, which only a child trusting the same OIDC issuer counts;
+   * this registry as the actor, within it the registries the request came through before), or,
+   * for this registry's own calls, none.
    */
   tokenFor(audience: string, principal?: Principal): string {
-    const self = `registry:${this.registryId()}`;
+    const self = this.registryId();
     const claims: RegistryClaims = principal
-      ? { sub: principal.subject, groups: [...principal.groups], act: { sub: self } }
-      : { sub: self };
+      ? {
+          sub: principal.subject,
+          sub_iss: principal.issuer,
+          ...(principal.issuer.startsWith("registry:") ? {} : { groups: [...principal.groups] }),
+          act: actClaimOf(self, principal),
+        }
+      : { sub: `registry:${self}` };
     return this.sign(`registry:${audience}`, claims);
   }
 

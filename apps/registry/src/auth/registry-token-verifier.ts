@@ -1,10 +1,11 @@
 import { createPublicKey } from "node:crypto";
-import type { Principal } from "@stream-registry/core";
+import type { Lineage, Principal } from "@stream-registry/core";
 import { findChildKeys, findParentKeys, type Database, type PublicJwk } from "@stream-registry/store";
 import { createVerifier, TokenError } from "fast-jwt";
 import type { JWTPayload } from "jose";
 import { AuthenticationError } from "./authentication-error.ts";
 import type { RegistryTokenVerifier as Verifier } from "./authenticator.ts";
+import { forwardedPrincipal } from "./forwarded-principal.ts";
 import { peekJwt } from "./jwt-errors.ts";
 import { REGISTRY_KEY_ALGORITHMS, REGISTRY_TOKEN_TTL_S } from "./registry-keys.ts";
 import type { ReplayCache } from "./replay-cache.ts";
@@ -18,8 +19,6 @@ const CLOCK_TOLERANCE_S = 5;
  * link is committed, and a refusal kept for a second refused the parent's next calls too.
  */
 const KEYS_CACHE_MS = 1_000;
-/** The most groups a forwarded user may carry. */
-const MAX_GROUPS = 256;
 /** The claims a registry token must carry. */
 const REQUIRED_CLAIMS = ["exp", "iat", "jti", "sub"] as const;
 
@@ -27,6 +26,8 @@ export interface RegistryTokenVerifierDeps {
   db: Database;
   /** This registry's id: the audience its tokens must name. */
   registryId: () => string;
+  /** This registry, its ancestors and its OIDC issuer, as they are now: who a forwarded principal is. */
+  lineage: () => Lineage;
   replays: ReplayCache;
   /**
    * Reads the parent's keys again (its answer of itself): called once when a token of the parent
@@ -85,7 +86,7 @@ export class RegistryTokenVerifier implements Verifier {
     const seen = this.deps.replays.add(payload.jti!, payload.exp! * 1000);
     if (seen === "replayed") throw new AuthenticationError("token replayed: its id (jti) was used before");
     if (seen === "full") throw new AuthenticationError("too many registry tokens at once; try again shortly");
-    return principalOf(payload, issuer, id, pinned.role);
+    return principalOf(payload, issuer, id, pinned.role, this.deps.lineage);
   }
 
   /**
@@ -188,30 +189,28 @@ function checkClaims(payload: JWTPayload, issuer: string, audience: string): voi
 }
 
 /**
- * Who the token is for. From the parent: a user it acts for (`act` names the parent; the user's
- * subject and groups), or the parent itself (its subject is its issuer, no groups). From a child:
- * the child itself, nothing else.
+ * Who the token is for. From the parent: someone it acts for (`act` names the parent:
+ * forwarded-principal.ts), or the parent itself (its subject is its issuer, no groups). From a
+ * child: the child itself, nothing else.
  */
-function principalOf(payload: JWTPayload, issuer: string, id: string, role: "parent" | "child"): Principal {
+function principalOf(
+  payload: JWTPayload,
+  issuer: string,
+  id: string,
+  role: "parent" | "child",
+  lineage: () => Lineage,
+): Principal {
   const act = payload.act as { sub?: unknown } | undefined;
   if (role === "child") {
     if (payload.sub !== issuer || act !== undefined) {
       throw new AuthenticationError("a child registry's token is for that registry only (sub = iss, no act)");
     }
-    return { subject: issuer, groups: [], via: "child" };
+    return { subject: issuer, issuer, local: false, groups: [], via: "child" };
   }
   if (act === undefined) {
     if (payload.sub !== issuer)
       throw new AuthenticationError("a parent's own token has its issuer as subject");
-    return { subject: issuer, groups: [], via: "parent" };
+    return { subject: issuer, issuer, local: false, groups: [], via: "parent" };
   }
-  if (act.sub !== issuer) throw new AuthenticationError("the token's actor (act.sub) is not its issuer");
-  // A parent acts for users (and tokens); a registry's identity is never passed on as a user's.
-  if (payload.sub!.startsWith("registry:") || payload.sub === "enrollment") {
-    throw new AuthenticationError(`a parent cannot act for ${payload.sub}`);
-  }
-  const groups = Array.isArray(payload.groups)
-    ? payload.groups.filter((g): g is string => typeof g === "string").slice(0, MAX_GROUPS)
-    : [];
-  return { subject: payload.sub!, groups, via: "parent", forwardedBy: id };
+  return forwardedPrincipal(payload, id, lineage());
 }

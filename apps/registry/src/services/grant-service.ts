@@ -1,19 +1,21 @@
 import {
   Access,
-  checkGrantPrincipal,
   checkPageSize,
   checkStreamPrefix,
   decodeCursor,
   encodeCursor,
   ErrorCode,
   grantNamesOf,
+  parseGrantPrincipal,
   parseRole,
   pathOfBelow,
   RegistryError,
   ROLES,
   scopeOf,
+  showGrantPrincipal,
   userError,
   type Grant,
+  type Lineage,
   type Principal,
   type Role,
   type UserError,
@@ -59,7 +61,16 @@ export class GrantService {
   /** The grants read for a set of names, for GRANTS_CACHE_MS; emptied by every GRANT and REVOKE here. */
   private readonly cache = new Map<string, { grants: Promise<Grant[]>; until: number }>();
 
-  constructor(private readonly deps: Pick<ServiceDeps, "db" | "namespace">) {}
+  constructor(
+    private readonly deps: Pick<ServiceDeps, "db" | "namespace">,
+    /** This registry, its ancestors and its OIDC issuer: how a grant's principal is entered and shown. */
+    private readonly lineage: () => Lineage,
+  ) {}
+
+  /** A kept principal as people read it: `token:admin@/` for the root's token (issue 19). */
+  shown(principal: string): string {
+    return showGrantPrincipal(principal, this.lineage());
+  }
 
   /**
    * What `principal` may do here now: its grants and its groups', read once per request, and kept
@@ -104,17 +115,13 @@ export class GrantService {
         userError(
           ErrorCode.IN_USE,
           ["input", "role"],
-          `${grant.principal} has the last admin grant on ${this.deps.namespace}: grant admin on it to another principal first, or no one could grant anything here again`,
+          `${this.shown(grant.principal)} has the last admin grant on ${this.deps.namespace}: grant admin on it to another principal first, or no one could grant anything here again`,
         ),
       ]);
     }
     if (!gone) {
       throw new UserErrors([
-        userError(
-          ErrorCode.NOT_FOUND,
-          ["input", "principal"],
-          `${describe(grant, this.deps.namespace)} does not exist`,
-        ),
+        userError(ErrorCode.NOT_FOUND, ["input", "principal"], `${this.describe(grant)} does not exist`),
       ]);
     }
     return gone;
@@ -128,7 +135,10 @@ export class GrantService {
   ): Promise<Page<StoredGrant>> {
     const take = checkPageSize(args.first, ["first"]);
     const where = {
-      principal: filter?.principal ?? undefined,
+      principal:
+        filter?.principal === null || filter?.principal === undefined
+          ? undefined
+          : parseGrantPrincipal(filter.principal, this.lineage(), ["filter", "principal"]),
       namespace:
         filter?.namespace === null || filter?.namespace === undefined
           ? undefined
@@ -151,7 +161,9 @@ export class GrantService {
   /** The grant an input names, each field checked; then whether the caller may grant there. */
   private checked(input: GrantInput, caller: Caller, doing: "granting" | "revoking"): Grant {
     const errors: UserError[] = [];
-    pushIf(errors, checkGrantPrincipal(input.principal, ["input", "principal"]));
+    const principal = collect(errors, () =>
+      parseGrantPrincipal(input.principal, this.lineage(), ["input", "principal"]),
+    );
     const role = collect(errors, () => parseRole(input.role, ["input", "role"]));
     const scope = collect(errors, () =>
       scopeOf(this.deps.namespace, input.scope ?? this.deps.namespace, ["input", "scope"]),
@@ -170,22 +182,23 @@ export class GrantService {
       }
     }
     throwIfAny(errors);
-    const grant = { principal: input.principal, role: role!, scope: scope!, streamPrefix };
-    caller.access.requireGrantor(grant.scope, `${doing} ${describe(grant, this.deps.namespace)}`, [
-      "input",
-      "scope",
-    ]);
+    const grant = { principal: principal!, role: role!, scope: scope!, streamPrefix };
+    caller.access.requireGrantor(grant.scope, `${doing} ${this.describe(grant)}`, ["input", "scope"]);
     return grant;
   }
 
   private log(grant: Grant, caller: Caller) {
-    return { actor: caller.actor, scopePath: pathOfBelow(this.deps.namespace, grant.scope) };
+    return {
+      actor: caller.actor,
+      scopePath: pathOfBelow(this.deps.namespace, grant.scope),
+      principal: this.shown(grant.principal),
+    };
   }
-}
 
-function describe(grant: Grant, own: string): string {
-  const streams = grant.streamPrefix === null ? "" : ` for streams starting with "${grant.streamPrefix}"`;
-  return `${grant.role} on ${pathOfBelow(own, grant.scope)}${streams} to ${grant.principal}`;
+  private describe(grant: Grant): string {
+    const streams = grant.streamPrefix === null ? "" : ` for streams starting with "${grant.streamPrefix}"`;
+    return `${grant.role} on ${pathOfBelow(this.deps.namespace, grant.scope)}${streams} to ${this.shown(grant.principal)}`;
+  }
 }
 
 function positionOf(cursor: string): GrantPosition {

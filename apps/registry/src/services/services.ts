@@ -41,6 +41,8 @@ export function createServices(
   deps: ServiceDeps,
   options: {
     identity: RegistryIdentity;
+    /** REGISTRY_OIDC_ISSUER: its users are this registry's own (grants name them unqualified). */
+    oidcIssuer?: string | undefined;
     self: SelfDescription;
     enrollmentToken?: string | undefined;
     healthIntervalMs?: number;
@@ -70,7 +72,7 @@ export function createServices(
       options.connect,
     ),
     index: new DiscoveryIndex(deps),
-    grants: new GrantService(deps),
+    grants: new GrantService(deps, () => options.identity.lineage(options.oidcIssuer)),
     tokens: new ApiTokenService(deps.db, options.onTokenRevoked ?? (() => {})),
     schemas,
     streamSchemas,

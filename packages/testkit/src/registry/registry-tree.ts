@@ -89,23 +89,49 @@ const DECLARE_NAME = `mutation ($input: DeclareDefaultNamespaceInput!) {
 const DECLARE_PARENT = `mutation ($input: DeclareParentRegistryInput!) {
   declareParentRegistry(input: $input) { namespace { path } userErrors { code field message } } }`;
 
+const GRANT = `mutation ($input: GrantInput!) { grant(input: $input) { userErrors { code field message } } }`;
+
+/**
+ * Makes the admin token of each registry above `node` (the testkit's, named "admin" everywhere)
+ * an admin of `node` too: a parent's admin is not its child's unless the child grants it
+ * (docs/security.md, "Across the tree"), and tests that drive a tree from its root are written
+ * as an operator who granted it.
+ */
+export async function trustAncestorAdmins(node: RegistryClient & { path: string }): Promise<void> {
+  for (let path = node.path; path !== "/";) {
+    path = parentOf(path);
+    await mutate(node, GRANT, { input: { principal: `token:admin@${path}`, role: "admin" } });
+  }
+}
+
 /**
  * Names `node` and registers it with `parent`, as an administrator does (DECLARE DEFAULT
- * NAMESPACE, then DECLARE PARENT REGISTRY ... WITH TOKEN); fails on any userError.
+ * NAMESPACE, then DECLARE PARENT REGISTRY ... WITH TOKEN), then grants its ancestors' admin tokens
+ * admin there (trustAncestorAdmins) unless `ancestorAdmins` is false; fails on any userError.
  */
-export async function attach(node: RegistryClient & { path: string }, parent: RegistryClient): Promise<void> {
+export async function attach(
+  node: RegistryClient & { path: string },
+  parent: RegistryClient,
+  options: { ancestorAdmins?: boolean } = {},
+): Promise<void> {
   await mutate(node, DECLARE_NAME, { input: { name: nameOf(node.path) } });
   await mutate(node, DECLARE_PARENT, { input: { url: parent.url, token: TREE_TOKEN } });
+  if (options.ancestorAdmins !== false) await trustAncestorAdmins(node);
 }
 
 /**
  * Starts one registry per path (parents before children, all accepting children with TREE_TOKEN)
  * and builds the tree: each registry but "/" is named for its last segment and registered with the
- * registry of the path above it. `kinds` picks a database per path (default PGlite).
+ * registry of the path above it (attach, with `ancestorAdmins`). `kinds` picks a database per path
+ * (default PGlite).
  */
 export async function startRegistryTree(
   paths: readonly string[],
-  options: { kinds?: Record<string, DatabaseKind>; env?: Record<string, string> } = {},
+  options: {
+    kinds?: Record<string, DatabaseKind>;
+    env?: Record<string, string>;
+    ancestorAdmins?: boolean;
+  } = {},
 ): Promise<Map<string, RegistryNode>> {
   const nodes = new Map<string, RegistryNode>();
   try {
@@ -124,7 +150,7 @@ export async function startRegistryTree(
       const parent = nodes.get(parentOf(path));
       if (!parent)
         throw new Error(`registry tree: ${path} has no parent ${parentOf(path)} among ${paths.join(", ")}`);
-      await attach(nodes.get(path)!, parent);
+      await attach(nodes.get(path)!, parent, options);
     }
     return nodes;
   } catch (error) {

@@ -23,6 +23,7 @@ export const grantMutations: Pick<MutationResolvers, "grant" | "revoke"> = {
 };
 
 export const Grant: GrantResolvers = {
+  principal: (grant, _, { services }) => services.grants.shown(grant.principal),
   role: (grant) => (grant.role === "admin" ? "ADMIN" : grant.role === "writer" ? "WRITER" : "READER"),
   namespace: (grant, _, { namespace }) => pathOfBelow(namespace, grant.scope),
 };
