@@ -50,10 +50,10 @@ export function forwardedPrincipal(payload: JWTPayload, parent: string, lineage:
         `the subject's issuer (sub_iss) ${issuer} is not the registry the request entered the tree at (${entry})`,
       );
     }
-    if (subject.startsWith("user:"))
-      throw new AuthenticationError("a user's issuer is an OIDC issuer, not a registry");
     return { subject, issuer, local: false, groups: [], via: "parent", chain, ...pathOf(chain[0]!) };
   }
+  // Only users have an OIDC issuer: a token "of" this registry's identity provider would be taken
+  // for this registry's own token of that name.
   if (!subject.startsWith("user:")) {
     throw new AuthenticationError(`only users have an OIDC issuer; ${subject}'s issuer is a registry`);
   }
