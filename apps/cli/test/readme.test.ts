@@ -1,10 +1,11 @@
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { mutate, spawnRegistry, TEST_AUTHORIZATION } from "@stream-registry/testkit";
+import { spawnRegistry, TEST_AUTHORIZATION } from "@stream-registry/testkit";
 import { usePrivateKafkaClusters, useRegistryProcess } from "@stream-registry/testkit/vitest";
 import { ExitCode } from "../src/index.ts";
 import { runSrctl } from "./support/run-srctl.ts";
@@ -57,11 +58,12 @@ describe("the README, as a new user runs it", () => {
       stream: { name: "widgets_v0", generation: 1 },
       userErrors: [],
     });
-    // The walkthrough below creates it again.
-    await mutate(
-      registry(),
-      `mutation { deleteStream(input: { name: "widgets_v0" }) { deleted userErrors { code message } } }`,
-    );
+    // The walkthrough below creates it again, after the README's way to clear it.
+    const cleanup = /`npx srctl -e '(DELETE STREAM "widgets_v0" CASCADE;)' --wait`/.exec(readme);
+    expect(cleanup, "README says how to run the walkthrough again").not.toBeNull();
+    const cleared = await runSrctl(["--registry", registry().url, "-e", cleanup![1]!, "--wait"]);
+    expect(cleared.stderr).toBe("");
+    expect(cleared.stdout).toBe("stream widgets_v0: deleted\n");
   });
 
   it("runs docs/examples/walkthrough.sql with srctl apply -f --wait: per-map update included", async () => {
@@ -110,6 +112,15 @@ describe("the README, as a new user runs it", () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 120_000); // a registry of its own to start and stop
+
+  it("git-ignores the data directories it suggests, secret-keys file included", () => {
+    const dirs = [...readme.matchAll(/REGISTRY_DATA_DIR=(\S+)/g)].map((m) => m[1]!);
+    expect(dirs).toContain(".data-kafka");
+    for (const dir of [".data", ...dirs]) {
+      const ignored = spawnSync("git", ["check-ignore", "-q", `${dir}/secret-keys`], { cwd: repo });
+      expect(ignored.status, `${dir} is git-ignored`).toBe(0);
+    }
+  });
 
   it("tells in srctl's help how WITH CONFIG updates maps and what DECLARE CLUSTER keeps", async () => {
     const help = await runSrctl(["--help"]);
