@@ -94,3 +94,19 @@ export function subjectName(
 export function needsRecordName(strategy: SubjectNameStrategy, schema: SchemaRole): boolean {
   return schema.role === "type" && (strategy === "RECORD_NAME" || strategy === "TOPIC_RECORD_NAME");
 }
+
+/**
+ * The class a Confluent serializer's `value.subject.name.strategy` names to use the subjects
+ * `strategy` names; none names TYPE_NAME's `<stream>-<TypeName>`.
+ */
+export const CONFLUENT_SUBJECT_NAME_STRATEGY: Readonly<Record<SubjectNameStrategy, string | null>> = {
+  TYPE_NAME: null,
+  TOPIC_NAME: "io.confluent.kafka.serializers.subject.TopicNameStrategy",
+  RECORD_NAME: "io.confluent.kafka.serializers.subject.RecordNameStrategy",
+  TOPIC_RECORD_NAME: "io.confluent.kafka.serializers.subject.TopicRecordNameStrategy",
+};
+
+/** The subjects Confluent serializers use for `topic` by default (TopicNameStrategy). */
+export function topicSubjects(topic: string): { value: string; key: string } {
+  return { value: `${topic}-value`, key: `${topic}-key` };
+}

@@ -70,6 +70,7 @@ const RELATIONS: Record<string, Record<string, Relation>> = {
     // Not in the index (a stream's schemas change without a change of the stream): its owner's.
     keySchema: (key, _, context, info) => ownerAnswered(ownedKey(context, key), context, info),
     typeSchemas: (key, _, context, info) => ownerAnswered(ownedKey(context, key), context, info),
+    serializerSubjects: (key, _, context, info) => ownerAnswered(ownedKey(context, key), context, info),
   },
   Cluster: {
     namespace: (key, _, { namespace }) => absolutePath(namespace, key.namespace),

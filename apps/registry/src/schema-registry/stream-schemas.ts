@@ -132,21 +132,25 @@ export class StreamSchemas {
     if (entries.length === 0) return [];
     const call = await this.callFor(stream);
     const found = await Promise.all(
-      entries.map(async (entry) => {
-        const versions = await this.liveVersions(call, entry.subject);
-        if (versions.length === 0) return undefined;
-        const compatibility = await withSchemaErrors([], () =>
-          call.manager.getCompatibility(entry.subject, call.context),
-        );
-        return {
-          subject: entry.subject,
-          typeName: entry.role === "key" ? null : entry.typeName,
-          versions,
-          compatibility,
-        };
-      }),
+      entries.map((entry) =>
+        this.subjectAt(call, entry.subject, entry.role === "key" ? null : entry.typeName),
+      ),
     );
     return found.filter((s) => s !== undefined);
+  }
+
+  /** `subject` of the registry `call` goes to, with its live versions; undefined when it has none. */
+  async subjectAt(
+    call: SchemaCall,
+    subject: string,
+    typeName: string | null,
+  ): Promise<StreamSchemaSubject | undefined> {
+    const versions = await this.liveVersions(call, subject);
+    if (versions.length === 0) return undefined;
+    const compatibility = await withSchemaErrors([], () =>
+      call.manager.getCompatibility(subject, call.context),
+    );
+    return { subject, typeName, versions, compatibility };
   }
 
   private async liveVersions(call: SchemaCall, subject: string): Promise<SubjectVersion[]> {

@@ -1,4 +1,5 @@
 import { subjectNameStrategyOf, type Stream } from "@stream-registry/core";
+import { serializerSubjectsOf } from "../../schema-registry/serializer-subjects.ts";
 import type { StreamSchemaSubject } from "../../schema-registry/stream-schemas.ts";
 import type { GraphQLContext } from "../context.ts";
 import type { MutationResolvers, QueryResolvers, StreamResolvers } from "../../generated/resolvers-types.ts";
@@ -68,7 +69,10 @@ function subjectsOf(stream: Stream, context: GraphQLContext): Promise<StreamSche
   return subjects;
 }
 
-type StreamSchemaFields = Pick<StreamResolvers, "subjectNameStrategy" | "keySchema" | "typeSchemas">;
+type StreamSchemaFields = Pick<
+  StreamResolvers,
+  "subjectNameStrategy" | "keySchema" | "typeSchemas" | "serializerSubjects"
+>;
 
 /** A stream's schemas, from the schema registry its schemas go to. */
 export const streamSchemaFields: StreamSchemaFields = {
@@ -77,4 +81,5 @@ export const streamSchemaFields: StreamSchemaFields = {
     (await subjectsOf(stream, context)).find((s) => s.typeName === null) ?? null,
   typeSchemas: async (stream, _, context) =>
     (await subjectsOf(stream, context)).filter((s) => s.typeName !== null),
+  serializerSubjects: (stream, _, context) => serializerSubjectsOf(context.services.streamSchemas, stream),
 };
