@@ -76,7 +76,7 @@ export const INDEXED_TYPES = { stream: "Stream", cluster: "Cluster", binding: "B
  * reached would hold up the index). A parent asks the owner for them live.
  */
 export const UNINDEXED_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  Stream: ["keySchema", "typeSchemas"],
+  Stream: ["keySchema", "typeSchemas", "serializerSubjects"],
 };
 
 /**

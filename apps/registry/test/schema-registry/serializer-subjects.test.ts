@@ -1,8 +1,15 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SchemaRegistry, SchemaType } from "@kafkajs/confluent-schema-registry";
-import { CREATE_BINDING, DECLARE_CLUSTER, mutate } from "@stream-registry/testkit";
+import {
+  CREATE_BINDING,
+  DECLARE_CLUSTER,
+  eventually,
+  mutate,
+  startRegistryTree,
+  type RegistryNode,
+} from "@stream-registry/testkit";
 import { useRegistryProcess } from "@stream-registry/testkit/vitest";
-import { createStream, record, registerType } from "../support/schema-graphql.ts";
+import { createStream, record, registerKey, registerType } from "../support/schema-graphql.ts";
 
 const CREATE_TOKEN = `mutation($input: CreateApiTokenInput!) {
   createApiToken(input: $input) { secret userErrors { code message } } }`;
@@ -122,5 +129,39 @@ describe("subjects Confluent serializers register, linked to their stream", () =
         valueSubjectNameStrategy: setting,
       });
     }
+  });
+});
+
+describe("a stream's serializer subjects listed from a parent's index", { timeout: 120_000 }, () => {
+  let tree: Map<string, RegistryNode>;
+  beforeAll(async () => {
+    tree = await startRegistryTree(["/", "/aws"]);
+  }, 300_000);
+  afterAll(async () => {
+    await Promise.all([...(tree?.values() ?? [])].map((node) => node.dispose()));
+  });
+
+  it("asks the owner for them, as a live list does (the index keeps no copy)", async () => {
+    const [root, aws] = [tree.get("/")!, tree.get("/aws")!];
+    expect(await createStream(aws, "payments_v0", "TOPIC_NAME")).toEqual([]);
+    const list = (consistency: string) =>
+      root.request<{ streams: { nodes: unknown[] } }>(
+        `{ streams(filter: { namespace: "/aws" }, consistency: ${consistency}) {
+          nodes { name serializerSubjects { producersUse key { subject versions { version } } } } } }`,
+      );
+    await eventually(async () => ((await list("INDEX")).data?.streams.nodes.length === 1 ? true : undefined));
+    // Registered after the index holds the stream: only the owner knows of it.
+    expect((await registerKey(aws, { stream: "payments_v0", schema: '"string"' })).userErrors).toEqual([]);
+    const [indexed, live] = [await list("INDEX"), await list("LIVE")];
+    expect(indexed).toEqual(live);
+    expect(indexed.data?.streams.nodes).toEqual([
+      {
+        name: "payments_v0",
+        serializerSubjects: {
+          producersUse: "payments_v0-value",
+          key: { subject: "payments_v0-key", versions: [{ version: 1 }] },
+        },
+      },
+    ]);
   });
 });
