@@ -64,6 +64,18 @@ export interface DeclareParentRegistry extends Node<"declareParentRegistry"> {
 }
 /** Unregisters from the parent: the registry becomes the root of its own tree. */
 export type DropParentRegistry = Node<"dropParentRegistry">;
+/** This registry's child registries, suspended ones too (for admins). */
+export type ShowChildRegistries = Node<"showChildRegistries">;
+/** SUSPEND / RESUME / DROP CHILD REGISTRY "<path>": a child named by its namespace (absolute). */
+export interface SuspendChildRegistry extends Node<"suspendChildRegistry"> {
+  path: string;
+}
+export interface ResumeChildRegistry extends Node<"resumeChildRegistry"> {
+  path: string;
+}
+export interface DropChildRegistry extends Node<"dropChildRegistry"> {
+  path: string;
+}
 export interface DeclareCluster extends Node<"declareCluster"> {
   cluster: string;
   /** Provider kind, e.g. "kafka"; undefined = the registry's default provider. */
@@ -245,6 +257,10 @@ export type Statement =
   | DeclareDefaultNamespace
   | DeclareParentRegistry
   | DropParentRegistry
+  | ShowChildRegistries
+  | SuspendChildRegistry
+  | ResumeChildRegistry
+  | DropChildRegistry
   | DeclareCluster
   | CreateStream
   | UpdateStream

@@ -1,4 +1,5 @@
 import type { Statement } from "./ast.ts";
+import { parseSuspendOrResume } from "./statements/child-registry.ts";
 import { parseDeclare } from "./statements/declare.ts";
 import { parseDrop } from "./statements/drop.ts";
 import { parseRegister } from "./statements/schema.ts";
@@ -64,6 +65,9 @@ function parseAfter(
       return tokens.isKeyword("TOKEN") ? parseRevokeToken(tokens, start) : parseRevoke(tokens, start);
     case "ROTATE":
       return parseRotateRegistryKey(tokens, start);
+    case "SUSPEND":
+    case "RESUME":
+      return parseSuspendOrResume(tokens, start, keyword);
     case "CREATE":
     case "UPDATE":
     case "DELETE":

@@ -28,6 +28,14 @@ function printBody(s: Statement): string {
       return `DECLARE PARENT REGISTRY ${quote(s.url)} WITH TOKEN ${quote(s.token)}`;
     case "dropParentRegistry":
       return "DROP PARENT REGISTRY";
+    case "showChildRegistries":
+      return "SHOW CHILD REGISTRIES";
+    case "suspendChildRegistry":
+      return `SUSPEND CHILD REGISTRY ${quote(s.path)}`;
+    case "resumeChildRegistry":
+      return `RESUME CHILD REGISTRY ${quote(s.path)}`;
+    case "dropChildRegistry":
+      return `DROP CHILD REGISTRY ${quote(s.path)}`;
     case "declareCluster":
       return [
         `DECLARE CLUSTER ${quote(s.cluster)}`,

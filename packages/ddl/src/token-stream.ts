@@ -13,9 +13,11 @@ export const STATEMENT_KEYWORDS = [
   "GRANT",
   "REGISTER",
   "REPLICATE",
+  "RESUME",
   "REVOKE",
   "ROTATE",
   "SHOW",
+  "SUSPEND",
   "UPDATE",
 ] as const;
 

@@ -20,9 +20,11 @@ const STATEMENT_STARTS = [
   '"GRANT"',
   '"REGISTER"',
   '"REPLICATE"',
+  '"RESUME"',
   '"REVOKE"',
   '"ROTATE"',
   '"SHOW"',
+  '"SUSPEND"',
   '"UPDATE"',
 ];
 
@@ -255,7 +257,11 @@ describe("syntax errors", () => {
   });
 
   it("read DROP PARENT REGISTRY whole, and SHOW NAMESPACE beside SHOW NAMESPACES", () => {
-    expect(syntaxError("DROP;")).toMatchObject({ column: 5, expected: ['"PARENT"'], found: '";"' });
+    expect(syntaxError("DROP;")).toMatchObject({
+      column: 5,
+      expected: ['"CHILD"', '"PARENT"'],
+      found: '";"',
+    });
     expect(syntaxError("DROP PARENT;")).toMatchObject({ expected: ['"REGISTRY"'] });
     expect(syntaxError('DROP PARENT REGISTRY "u";')).toMatchObject({
       expected: ['";"'],

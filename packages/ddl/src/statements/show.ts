@@ -3,13 +3,17 @@ import type { TokenStream } from "../token-stream.ts";
 import type { Token } from "../tokens.ts";
 import { parseShowGrants } from "./grant.ts";
 
-/** SHOW NAMESPACE | NAMESPACES | CLUSTERS | STREAMS [LIKE] | REPLICATIONS [ON CLUSTER] | SOURCE/SINK TYPES FOR CLUSTER | TOKENS. */
+/** SHOW NAMESPACE | NAMESPACES | CLUSTERS | STREAMS [LIKE] | REPLICATIONS [ON CLUSTER] | SOURCE/SINK TYPES FOR CLUSTER | TOKENS | CHILD REGISTRIES. */
 export function parseShow(tokens: TokenStream, start: Token): Statement {
   if (tokens.acceptKeyword("NAMESPACE")) return { kind: "showNamespace", span: tokens.spanFrom(start) };
   if (tokens.acceptKeyword("NAMESPACES")) return { kind: "showNamespaces", span: tokens.spanFrom(start) };
   if (tokens.acceptKeyword("CLUSTERS")) return { kind: "showClusters", span: tokens.spanFrom(start) };
   if (tokens.acceptKeyword("GRANTS")) return parseShowGrants(tokens, start);
   if (tokens.acceptKeyword("TOKENS")) return { kind: "showTokens", span: tokens.spanFrom(start) };
+  if (tokens.acceptKeyword("CHILD")) {
+    tokens.expectKeyword("REGISTRIES");
+    return { kind: "showChildRegistries", span: tokens.spanFrom(start) };
+  }
   if (tokens.acceptKeyword("STREAMS")) {
     if (!tokens.acceptKeyword("LIKE")) return { kind: "showStreams", span: tokens.spanFrom(start) };
     const like = tokens.expectName("LIKE pattern").value;
