@@ -264,8 +264,9 @@ describe("rate limits at a registry process", () => {
 });
 
 // A root with two children, in production with authentication on. The root allows 20,000 points
-// (per 10 minutes: nothing here waits for a window); each child only 80, just enough for the
-// admin's own attach, and less than one page of 100 streams costs.
+// (per 10 minutes: nothing here waits for a window); each child only 160, just enough for the
+// admin's own attach (naming it, its parent, and granting the root's admin token admin there:
+// issue 19), and less than one page of 100 streams costs.
 describe("rate limits across the tree", { timeout: 240_000 }, () => {
   const ROOT_POINTS = 20_000;
   const env = (points: number) => ({
@@ -283,8 +284,8 @@ describe("rate limits across the tree", { timeout: 240_000 }, () => {
   beforeAll(async () => {
     root = await registryNode("/", "pglite", env(ROOT_POINTS));
     nodes.push(root);
-    aws = await registryNode("/aws", "pglite", env(80));
-    nodes.push(aws, await registryNode("/gcp", "pglite", env(80)));
+    aws = await registryNode("/aws", "pglite", env(160));
+    nodes.push(aws, await registryNode("/gcp", "pglite", env(160)));
     await Promise.all(nodes.map((node) => node.start()));
     for (const child of nodes.slice(1)) await attach(child, root);
     for (const name of ["local", "fanout", "edge"]) {
@@ -333,7 +334,7 @@ describe("rate limits across the tree", { timeout: 240_000 }, () => {
   it("never refuses the parent at a child with a tiny limit, while a direct client of the child is refused", async () => {
     const BIG = `{ streams(first: 100, filter: { namespace: "/aws" }, consistency: LIVE) { nodes { namespace name } } }`;
     // Straight to the child, the admin's page of 100 (201 points) is over its whole limit.
-    expect(rateLimited(await send(aws.url, page(100)))).toMatchObject({ points: 80, cost: 201 });
+    expect(rateLimited(await send(aws.url, page(100)))).toMatchObject({ points: 160, cost: 201 });
     // Through the root: forwarded mutations, the same page (three times over), and the index.
     for (const name of ["through_root_1", "through_root_2"]) {
       await mutate(root, CREATE_STREAM, { input: { name, namespace: "/aws" } });
@@ -359,6 +360,6 @@ describe("rate limits across the tree", { timeout: 240_000 }, () => {
       "the root's index to hold /aws's two streams",
     );
     // The child still refuses its direct client.
-    expect(rateLimited(await send(aws.url, page(100)))).toMatchObject({ points: 80 });
+    expect(rateLimited(await send(aws.url, page(100)))).toMatchObject({ points: 160 });
   });
 });

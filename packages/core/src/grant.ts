@@ -16,7 +16,10 @@ export const GRANT_PRINCIPAL_KINDS = ["user", "group", "token"] as const;
  * keeps what it granted; it is shown and entered absolute.
  */
 export interface Grant {
-  /** "user:<sub>", "group:<name>" or "token:<name>". */
+  /**
+   * "user:<sub>", "group:<name>" or "token:<name>" of this registry; another issuer's as
+   * "token:<name>@registry:<id>" or "user:<sub>@<issuer URL>" (grant-principal.ts).
+   */
   principal: string;
   role: Role;
   /** The namespace it covers, with every namespace below it, as a path below the registry's. */
