@@ -2,6 +2,7 @@ import { constants } from "node:os";
 import { loadConfig } from "./config.ts";
 import { createLogger } from "./logger.ts";
 import { startRegistry } from "./registry.ts";
+import { refusalMessage } from "./operator-error.ts";
 
 /** Closing providers and the database after the drains; past it the process exits anyway. */
 const CLOSE_GRACE_MS = 5_000;
@@ -11,10 +12,25 @@ const CLOSE_GRACE_MS = 5_000;
  */
 const REPEAT_WINDOW_MS = 1_000;
 
+/** What the operator must fix, in one plain line on stderr (no JSON, no stack), and exit 1. */
+function refuse(message: string): never {
+  process.stderr.write(`stream-registry: ${message}\n`);
+  process.exit(1);
+}
+
 // Paths in the environment are meant from where npm was called (INIT_CWD), e.g. a workspace's script.
-const config = loadConfig(process.env, process.env.INIT_CWD ?? process.cwd());
+const config = (() => {
+  try {
+    return loadConfig(process.env, process.env.INIT_CWD ?? process.cwd());
+  } catch (error) {
+    // Every error of loadConfig names a variable and its rule.
+    return refuse((error as Error).message);
+  }
+})();
 const logger = createLogger(config.logLevel);
 const starting = startRegistry(config, logger).catch((error: unknown) => {
+  const refusal = refusalMessage(error);
+  if (refusal !== undefined) refuse(refusal);
   logger.fatal({ err: error }, "registry failed to start");
   process.exit(1);
 });

@@ -8,11 +8,12 @@ import {
   writeTransaction,
   openDatabase,
   sealClearClusterSecrets,
+  sealStoredSecrets,
   type Database,
 } from "@stream-registry/store";
 import { ApiTokenVerifier } from "./auth/api-token-verifier.ts";
 import { Authenticator } from "./auth/authenticator.ts";
-import { adminTokenNotice, bootstrapAdminToken } from "./auth/bootstrap-admin.ts";
+import { adminTokenNotice, bootstrapAdminToken, FIRST_ADMIN_GRANT } from "./auth/bootstrap-admin.ts";
 import { OidcVerifier } from "./auth/oidc-verifier.ts";
 import { parentKeysRefresher } from "./auth/parent-keys.ts";
 import { RegistryKeys } from "./auth/registry-keys.ts";
@@ -57,6 +58,7 @@ import type { SelfDescription } from "./services/child-registry-service.ts";
 import { ConnectGuard, logConnectAllow } from "./services/connect-guard.ts";
 import { createServices } from "./services/services.ts";
 import { schemaRegistryHandler } from "./schema-registry/rest/rest-handler.ts";
+import { listenError } from "./operator-error.ts";
 import { version } from "./version.ts";
 
 export interface RunningRegistry extends AsyncDisposable {
@@ -96,6 +98,17 @@ export async function startRegistry(
     }
     for (const { cluster, reason } of sealing.failed) {
       logger.error({ cluster, reason }, "secrets in clear could not be sealed");
+    }
+    // Streams' and bindings' too, and the stored copies of config maps (issue 19).
+    const stored = await sealStoredSecrets(db.prisma, { secrets: providers.isSecret, keyring });
+    if (stored.sealed.length > 0 || stored.redacted.changes + stored.redacted.documents > 0) {
+      logger.info(
+        { objects: stored.sealed, redacted: stored.redacted },
+        "sealed the secrets these objects held in clear, and hid them in stored copies",
+      );
+    }
+    for (const { object, reason } of stored.failed) {
+      logger.error({ object, reason }, "secrets in clear could not be sealed");
     }
     checkClusterPresets(config.clusterPresets, providers);
     if (config.clusterPresets.file) {
@@ -137,6 +150,7 @@ export async function startRegistry(
       version,
       url: () => config.publicUrl ?? listeningUrl,
       keys: () => registryKeys.publicKeys(),
+      prove: (parent, purpose, digest) => registryKeys.proveRegistration(parent, purpose, digest),
     };
     // The reconcile kernel's kinds: each realized resource kind registers its handler here.
     const handlers = handlersByKind([
@@ -173,19 +187,18 @@ export async function startRegistry(
         "REGISTRY_AUTH=none: every request is anonymous, with every right; for local experiments only",
       );
     }
-    // The first admin token is an admin of this registry's own namespace (scope ""). Made at the
-    // first start, and again if the database is emptied under the running registry (MigrationGuard).
+    // The first admin token is an admin of this registry's own namespace (scope ""). Made once the
+    // first start serves, and again if the database is emptied under the running registry
+    // (MigrationGuard).
     const bootstrapAdmin = () =>
       bootstrapAdminToken(
         db,
         config.auth,
-        async (tx, subject) => {
-          const grant = { principal: subject, role: "admin" as const, scope: "", streamPrefix: null };
-          await insertGrant(tx, grant, { actor: "registry:bootstrap", scopePath: identity.path });
+        async (tx) => {
+          await insertGrant(tx, FIRST_ADMIN_GRANT, { actor: "registry:bootstrap", scopePath: identity.path });
         },
         logger,
       );
-    const firstAdminToken = await bootstrapAdmin();
     logConnectAllow(config.connectAllow, config.production, logger);
     const services = createServices(deps, {
       connect: new ConnectGuard(config.connectAllow),
@@ -286,7 +299,7 @@ export async function startRegistry(
         ),
     });
     await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
+      server.once("error", (error) => reject(listenError(error, config.host, config.port)));
       server.listen(config.port, config.host, resolve);
     });
     const { port } = server.address() as AddressInfo;
@@ -298,6 +311,9 @@ export async function startRegistry(
     health.start();
     index.start();
     identity.start();
+    // Only once it serves: a start that fails before (a port in use) leaves no token that no one
+    // saw, which would make later starts print none and ignore REGISTRY_ADMIN_TOKEN.
+    const firstAdminToken = await bootstrapAdmin();
     logger.info(
       { url, namespace: identity.path, providers: providers.kinds(), auth: config.auth.mode },
       "registry started",

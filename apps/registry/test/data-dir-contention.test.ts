@@ -1,11 +1,17 @@
+import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { migratedDataDir, TEST_ADMIN_TOKEN } from "@stream-registry/testkit";
 import { postGraphQL } from "./support/graphql-client.ts";
 import { CREATE_STREAM } from "./support/operations.ts";
-import { launchRegistry, spawnRegistry, type LaunchedRegistry } from "./support/registry-process.ts";
+import { launchRegistry, spawnRegistry } from "./support/registry-process.ts";
 
+const repoRoot = path.resolve(import.meta.dirname, "../../..");
+/** What a registry refused the data directory says, alone on its line. */
+const IN_USE =
+  /^stream-registry: data directory \S+ is in use by process \d+; give each registry its own REGISTRY_DATA_DIR, or use DATABASE_URL to share a PostgreSQL database$/;
 const ROUNDS = 3;
 const PROCESSES = 4;
 const env = (dataDir: string) => ({
@@ -46,7 +52,7 @@ describe("registries started together on one PGlite data directory with a crashe
       for (const [i, p] of launched.entries()) {
         if (urls[i]) continue;
         expect(await p.exited).toBe(1);
-        expect(errorOf(p)).toMatchObject({ type: "DataDirInUseError" });
+        expect(p.logs).toEqual([expect.stringMatching(IN_USE)]);
       }
       // Whoever runs crashes: its lock is what the next round's processes find.
       for (const p of launched) p.kill("SIGKILL");
@@ -63,6 +69,39 @@ describe("registries started together on one PGlite data directory with a crashe
   }, 240_000);
 });
 
-function errorOf(p: LaunchedRegistry): unknown {
-  return p.entries().find((e) => e.msg === "registry failed to start")?.err;
+describe("a second npm start on the data directory of a running registry", () => {
+  it("says so in one plain line on stderr, without a stack trace, and exits non-zero", async () => {
+    const dataDir = await migratedDataDir("contention");
+    const running = await spawnRegistry(env(dataDir));
+    try {
+      const second = await npmStart({ ...env(dataDir), PORT: "0", HOST: "127.0.0.1" });
+      expect(second.code).not.toBe(0);
+      expect(second.stdout).not.toContain("{");
+      // npm adds its own lines about the script that failed; the registry's own is one line.
+      const own = second.stderr.split("\n").filter((line) => line.startsWith("stream-registry:"));
+      expect(own).toEqual([expect.stringMatching(IN_USE)]);
+      expect(own[0]).toContain(`by process ${running.registryPid};`);
+      expect(second.stderr).not.toMatch(/^\s+at /m);
+    } finally {
+      running.kill("SIGKILL");
+      await running.exited;
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 240_000);
+});
+
+/** `npm start` in the repository root, as a user runs it, with stdout and stderr apart. */
+function npmStart(environment: Record<string, string>) {
+  const child = spawn("npm", ["start"], {
+    cwd: repoRoot,
+    env: { ...process.env, NODE_ENV: "production", REGISTRY_ADMIN_TOKEN: TEST_ADMIN_TOKEN, ...environment },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.once("exit", (code) => resolve({ code, stdout, stderr })),
+  );
 }

@@ -12,6 +12,13 @@ import { hashApiToken, newApiTokenValue } from "./api-token-value.ts";
 
 /** The name of the token a registry makes at its first start. */
 export const ADMIN_TOKEN_NAME = "admin";
+/** Its grant: admin of this registry's own namespace (scope ""), every stream. */
+export const FIRST_ADMIN_GRANT = {
+  principal: `token:${ADMIN_TOKEN_NAME}`,
+  role: "admin",
+  scope: "",
+  streamPrefix: null,
+} as const;
 /** Who the change log says made it. */
 const BOOTSTRAP_ACTOR = "registry:bootstrap";
 
