@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { generateSecretKey, Keyring } from "@stream-registry/core";
 import {
   lockStreamByName,
   removeStreamIfDone,
@@ -145,7 +146,8 @@ describe.each(databaseKinds)("read-then-write rules under concurrent writers on 
     const { prisma } = r.db;
     const read = await prisma.stream.findUniqueOrThrow({ where: { name: "one_update" } });
     const current = { ...read, config: {}, producerConfig: {}, consumerConfig: {} };
-    const by = { actor: "test", secrets: () => false, fqnPrefix: "/" };
+    const keyring = new Keyring([generateSecretKey("k1")]);
+    const by = { actor: "test", secrets: () => false, keyring, fqnPrefix: "/" };
     const written = await Promise.all(
       EIGHT.map((i) =>
         writeTransaction(prisma, (tx) =>

@@ -65,3 +65,27 @@ export function givesSecrets(maps: ConfigMaps, rule: SecretKeyRule = coreSecretR
     Object.entries(map).some(([key, value]) => redactValue(name, key, value, rule) !== value),
   );
 }
+
+const CONFIG_FIELDS = ["config", "producerConfig", "consumerConfig"] as const;
+
+/**
+ * A stored copy of an object (a change-log entry's data, a discovery-index document) as it may be
+ * shown: its config maps redacted again by today's rule, since copies written before a value
+ * counted as secret (an older rule, a provider loaded since) may hold it in clear. Redacting what
+ * is already redacted changes nothing, so `redactDocument(x) !== x` only when something was hidden.
+ */
+export function redactDocument(data: unknown, rule: SecretKeyRule): unknown {
+  if (!isJsonObject(data)) return data;
+  let shown: Record<string, unknown> | undefined;
+  for (const field of CONFIG_FIELDS) {
+    const maps = data[field];
+    if (!isJsonObject(maps) || !Object.values(maps).every(isJsonObject)) continue;
+    if (!givesSecrets(maps as ConfigMaps, rule)) continue;
+    (shown ??= { ...data })[field] = redactSecrets(maps as ConfigMaps, rule);
+  }
+  return shown ?? data;
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

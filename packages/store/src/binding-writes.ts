@@ -11,6 +11,7 @@ import { writeBindingPhase, type PhaseWriteFields } from "./binding-phase.ts";
 import { BINDING_COLUMNS, BINDING_SQL_COLUMNS, toBinding, type BindingRow } from "./binding-row.ts";
 import { BINDING_JOB } from "./bindings.ts";
 import { changeInsertSql, recordChange } from "./change-log.ts";
+import { envelopeInsertSql, sealSets, sealUpdate, type SealingPolicy } from "./config-sealing.ts";
 import type { Db } from "./db.ts";
 import { isUniqueViolation } from "./db-errors.ts";
 import { Prisma } from "./generated/prisma/client.ts";
@@ -18,10 +19,12 @@ import { enqueueJob, jobInsertSql } from "./job-queue.ts";
 import { lockedClusterAndStream } from "./row-locks.ts";
 import type { Tx } from "./transaction.ts";
 
-/** Who writes, the binding's names for its change-log key, and which keys are secret. */
-export interface BindingWriter {
+/**
+ * Who writes, the binding's names for its change-log key, which keys are secret and the keys its
+ * secrets are sealed with (as a stream's: streams.ts).
+ */
+export interface BindingWriter extends SealingPolicy {
   actor: string;
-  secrets: SecretKeyRule;
   namespace: string;
   stream: string;
   cluster: string;
@@ -51,17 +54,21 @@ export async function createBinding(
   overrides: BindingOverrides,
   by: BindingWriter,
 ): Promise<BindingCreation> {
-  const maps = {
+  const id = randomUUID();
+  const fqn = formatFqn(by.namespace, by.cluster, by.stream);
+  const owner = { kind: "binding", id } as const;
+  const given = {
     config: overrides.config ?? {},
     producerConfig: overrides.producerConfig ?? {},
     consumerConfig: overrides.consumerConfig ?? {},
   };
+  const { shown: maps, envelope } = sealSets(owner, given, null, by, `binding ${JSON.stringify(fqn)}`);
+  const sealed = envelopeInsertSql(owner, envelope, Prisma.sql`FROM created`);
   const json = (value: ConfigMaps) => JSON.stringify(value);
-  const id = randomUUID();
   const logged = changeInsertSql(
     {
       entityType: "binding",
-      entityKey: formatFqn(by.namespace, by.cluster, by.stream),
+      entityKey: fqn,
       action: "created",
       generation: 1,
       actor: by.actor,
@@ -87,6 +94,7 @@ export async function createBinding(
         FROM stamped
         RETURNING ${BINDING_SQL_COLUMNS}),
       queued AS (${jobInsertSql(BINDING_JOB, id, Prisma.sql`FROM created`)}),
+      ${sealed ? Prisma.sql`sealed AS (${sealed}),` : Prisma.empty}
       logged AS (${logged})
       SELECT * FROM created`;
     return row ? { binding: toBinding(row) } : { stale: true };
@@ -115,12 +123,13 @@ export async function changeBinding(
   by: BindingWriter,
 ): Promise<Binding | null> {
   const deleting = event === "delete-requested";
+  const sealed = deleting ? {} : await sealOverrides(tx, binding, overrides, by);
   const { written } = await writeBindingPhase(
     tx,
     { id: binding.id, generation: binding.generation },
     { from: binding.phase, event },
     {
-      ...(overrides as PhaseWriteFields),
+      ...(sealed as PhaseWriteFields),
       generation: { increment: 1 },
       message: null,
       ...(deleting ? { isDefault: false } : {}),
@@ -141,6 +150,32 @@ export async function changeBinding(
   });
   if (deleting) await promoteNextDefault(tx, binding.streamId, by);
   return updated;
+}
+
+/**
+ * The overrides as stored: the sets given, with the sets not given as `binding` holds them, sealed
+ * together under the binding's data key (placeholders kept keep their sealed values).
+ */
+async function sealOverrides(
+  tx: Tx,
+  binding: Binding,
+  overrides: BindingOverrides,
+  by: BindingWriter,
+): Promise<BindingOverrides> {
+  const sets = {
+    config: overrides.config ?? binding.config,
+    producerConfig: overrides.producerConfig ?? binding.producerConfig,
+    consumerConfig: overrides.consumerConfig ?? binding.consumerConfig,
+  };
+  const fqn = formatFqn(by.namespace, by.cluster, by.stream);
+  const shown = await sealUpdate(
+    tx,
+    { kind: "binding", id: binding.id },
+    sets,
+    by,
+    `binding ${JSON.stringify(fqn)}`,
+  );
+  return Object.fromEntries(Object.keys(overrides).map((set) => [set, shown[set as keyof typeof shown]]));
 }
 
 /**

@@ -58,7 +58,7 @@ export async function rewrapEnvelopes(
         await tx.$queryRaw`SELECT 1 FROM secret_envelope WHERE id = ${id}::uuid FOR UPDATE`;
         const row = await tx.secretEnvelope.findUnique({
           where: { id },
-          include: { cluster: { select: { name: true } } },
+          include: { cluster: { select: { name: true } }, stream: { select: { name: true } } },
         });
         if (!row || row.kid === currentKid) return "skipped" as const;
         const owner = envelopeOwner(row);
@@ -68,7 +68,8 @@ export async function rewrapEnvelopes(
           return "rewrapped" as const;
         } catch (error) {
           if (!(error instanceof SecretBoxError)) throw error;
-          const name = row.cluster ? JSON.stringify(row.cluster.name) : owner.id;
+          const named = row.cluster ?? row.stream;
+          const name = named ? JSON.stringify(named.name) : owner.id;
           return { owner: `${owner.kind} ${name}`, kid: row.kid, reason: error.message };
         }
       });

@@ -11,6 +11,7 @@ import { BINDING_COLUMNS, toBinding } from "./binding-row.ts";
 import { touchBindings } from "./bindings.ts";
 import { JOINED_CLUSTER_COLUMNS, toJoinedCluster, type JoinedClusterRow } from "./clusters.ts";
 import { changeInsertSql, recordChange } from "./change-log.ts";
+import { envelopeInsertSql, sealSets, sealUpdate, type SealingPolicy } from "./config-sealing.ts";
 import { lockStream } from "./row-locks.ts";
 import type { Db } from "./db.ts";
 import { Prisma, type Stream as StreamRow } from "./generated/prisma/client.ts";
@@ -82,10 +83,13 @@ export async function findStreamAndCluster(
 /** A stream's three sets of config maps. */
 export type StreamConfigs = Pick<Stream, "config" | "producerConfig" | "consumerConfig">;
 
-/** Who writes, and which keys are secret: the change log holds what a stream became, secrets removed. */
-export interface StreamWriter {
+/**
+ * Who writes, which keys are secret, and the keys secrets are sealed with: the stream's row and the
+ * change log hold what it became with each secret as the placeholder with its fingerprint; the
+ * values themselves are sealed in its envelope (secret-envelopes.ts).
+ */
+export interface StreamWriter extends SealingPolicy {
   actor: string;
-  secrets: SecretKeyRule;
 }
 
 export async function findStream(db: Db, name: string): Promise<Stream | null> {
@@ -130,17 +134,21 @@ const STREAM_RETURNING = Prisma.sql`
   generation, deleting, created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /**
- * Creates a stream and its change-log entry in one statement (no transaction to open); a name
- * taken throws the database's unique violation (`isUniqueViolation`), having written nothing.
+ * Creates a stream, its sealed secrets and its change-log entry in one statement (no transaction
+ * to open); a name taken throws the database's unique violation (`isUniqueViolation`), having
+ * written nothing. `given` is in clear; its secrets are sealed on the way in.
  */
 export async function createStream(
   db: Db,
   name: string,
-  configs: StreamConfigs,
+  given: StreamConfigs,
   by: StreamWriter,
 ): Promise<Stream> {
   const json = (maps: ConfigMaps) => JSON.stringify(maps);
   const now = new Date(); // the registry's clock, as for rows Prisma writes
+  const owner = { kind: "stream", id: randomUUID() } as const;
+  const { shown: configs, envelope } = sealSets(owner, given, null, by, `stream ${JSON.stringify(name)}`);
+  const sealed = envelopeInsertSql(owner, envelope, Prisma.sql`FROM created`);
   const logged = changeInsertSql(
     {
       entityType: "stream",
@@ -155,9 +163,10 @@ export async function createStream(
   const [row] = await db.$queryRaw<StreamRow[]>`
     WITH created AS (
       INSERT INTO stream (id, name, config, producer_config, consumer_config, generation, created_at, updated_at)
-      VALUES (${randomUUID()}::uuid, ${name}, ${json(configs.config)}::jsonb,
+      VALUES (${owner.id}::uuid, ${name}, ${json(configs.config)}::jsonb,
         ${json(configs.producerConfig)}::jsonb, ${json(configs.consumerConfig)}::jsonb, 1, ${now}, ${now})
       RETURNING ${STREAM_RETURNING}),
+    ${sealed ? Prisma.sql`sealed AS (${sealed}),` : Prisma.empty}
     logged AS (${logged})
     SELECT * FROM created`;
   return toStream(row!);
@@ -166,14 +175,17 @@ export async function createStream(
 /**
  * New config maps for the stream read as `current`, as a new generation; every live binding is
  * reconciled again, since what it realizes derives from them. Null, writing nothing, if the
- * stream changed or began to be deleted since it was read.
+ * stream changed or began to be deleted since it was read. `given` is in clear, or keeps a secret
+ * as the placeholder stored for it; secrets given in clear are sealed, under the stream's data key.
  */
 export async function updateStream(
   tx: Tx,
   current: Stream,
-  configs: StreamConfigs,
+  given: StreamConfigs,
   by: StreamWriter & { fqnPrefix: string },
 ): Promise<Stream | null> {
+  const owner = { kind: "stream", id: current.id } as const;
+  const configs = await sealUpdate(tx, owner, given, by, `stream ${JSON.stringify(current.name)}`);
   const written = await tx.stream.updateMany({
     where: { id: current.id, generation: current.generation, deleting: false },
     data: { ...configs, generation: { increment: 1 } },

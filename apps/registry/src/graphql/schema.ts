@@ -2,9 +2,8 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { buildSubgraphSchema } from "@apollo/subgraph";
 import { parse, type GraphQLSchema } from "graphql";
-import type { SecretKeyRule } from "@stream-registry/core";
+import { redactDocument, type SecretKeyRule } from "@stream-registry/core";
 import type { Resolvers } from "../generated/resolvers-types.ts";
-import { redactChangeData } from "../services/change-data.ts";
 import { passThroughRemote } from "@stream-registry/federation";
 import { guardEntities } from "./guards/entities-guard.ts";
 import { serveIndexed } from "./indexed-objects.ts";
@@ -27,7 +26,7 @@ export function buildSchema(secrets: SecretKeyRule): GraphQLSchema {
   const all: Resolvers = {
     ...resolvers,
     ConfigMaps: configMapsScalar(secrets),
-    Change: { ...resolvers.Change, data: (change) => redactChangeData(change.data, secrets) },
+    Change: { ...resolvers.Change, data: (change) => redactDocument(change.data, secrets) },
   };
   // The generated Resolvers type is checked against schema.graphql; Apollo's own map type is looser.
   // Representations are checked (guardEntities) before they are routed to their owners.

@@ -17,6 +17,7 @@ import {
   lockStream,
   writeTransaction,
 } from "@stream-registry/store";
+import { openedForValidation, streamOwner, type SealedOwner } from "../providers/opened-configs.ts";
 import { checkBindingConfig } from "./binding-validation.ts";
 import { changeBinding } from "./binding-writes.ts";
 import {
@@ -81,7 +82,7 @@ export class BindingService {
     access.require("writer", "", `updating the binding of stream ${quote(input.stream)}`, input.stream);
     return retryOnStale(async () => {
       const { binding, stream, cluster } = await this.findBinding(input);
-      const overrides = await this.checkOverrides(input, configSetOf(binding), stream, cluster);
+      const overrides = await this.checkOverrides(input, configSetOf(binding), stream, cluster, binding.id);
       const updated = await writeTransaction(this.deps.db.prisma, async (tx) => {
         // Validated against this stream's maps: they must not have changed meanwhile.
         await lockStream(tx, stream.id, "write");
@@ -117,7 +118,12 @@ export class BindingService {
       cluster: cluster.name,
       stream: stream.name,
       secrets: this.deps.providers.isSecret,
+      keyring: this.deps.keyring,
     };
+  }
+
+  private bindingOwner(id: string, cluster: Cluster, stream: Stream): SealedOwner {
+    return { kind: "binding", id, what: `binding ${JSON.stringify(this.fqn(cluster.name, stream.name))}` };
   }
 
   private fqn(cluster: string, stream: string): string {
@@ -133,14 +139,22 @@ export class BindingService {
     current: ConfigSet,
     stream: Stream,
     cluster: Cluster,
+    bindingId?: string,
   ): Promise<ConfigSet> {
     const errors: UserError[] = [];
     const overrides = checkConfigInput(input, current, this.deps.providers, errors);
     throwIfAny(errors);
+    // The provider validates the values: sealed secrets kept from the stream and the binding are
+    // opened for it (left as placeholders if they cannot be, as realizing them will report).
+    const streamSet = configSetOf(stream);
+    const openStream = await openedForValidation(this.deps, streamOwner(stream), streamSet);
+    const openOwn = bindingId
+      ? await openedForValidation(this.deps, this.bindingOwner(bindingId, cluster, stream), overrides)
+      : overrides;
     await checkBindingConfig(
       this.deps,
       stream.name,
-      effectiveConfigSet(configSetOf(stream), overrides),
+      effectiveConfigSet(openStream ?? streamSet, openOwn ?? overrides),
       cluster,
     );
     return overrides;

@@ -1,4 +1,4 @@
-import type { Binding, SecretKeyRule } from "@stream-registry/core";
+import type { Binding, Keyring, SecretKeyRule } from "@stream-registry/core";
 import { changeBinding as writeBindingChange, type BindingOverrides, type Tx } from "@stream-registry/store";
 import { StaleRead } from "./optimistic.ts";
 
@@ -13,7 +13,7 @@ export async function changeBinding(
   event: "desired-changed" | "delete-requested",
   overrides: BindingOverrides,
   actor: string,
-  names: { namespace: string; stream: string; cluster: string; secrets: SecretKeyRule },
+  names: { namespace: string; stream: string; cluster: string; secrets: SecretKeyRule; keyring: Keyring },
 ): Promise<Binding> {
   const updated = await writeBindingChange(tx, binding, event, overrides, { actor, ...names });
   if (!updated) throw new StaleRead();

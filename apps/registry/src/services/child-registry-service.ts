@@ -12,6 +12,7 @@ import { ChildCalls, schemaGaps, type RegistryInfo } from "@stream-registry/fede
 import {
   findChildKeys,
   findChildRegistry,
+  isChildSuspended,
   listChildRoutes,
   listChildRegistries,
   registerChildRegistry,
@@ -25,6 +26,8 @@ import {
 import { checkPublicKeys, publicKeysOf } from "../auth/public-keys.ts";
 import type { RegistryIdentity } from "../identity.ts";
 import { ChildRoutes } from "./child-routes.ts";
+import { checkChildAnswers } from "./child-identity-check.ts";
+import { suspensionRefusal } from "./child-suspension.ts";
 import { checkRegistryUrl } from "./registry-url.ts";
 import { ConnectGuard, urlTarget } from "./connect-guard.ts";
 import type { Actor, ServiceDeps } from "./deps.ts";
@@ -52,9 +55,14 @@ const MAX_VERSION_LENGTH = 100;
  */
 export class ChildRegistryService {
   private readonly token: Buffer | undefined;
-  /** Every call to a child goes through here: one circuit breaker per child. */
-  readonly calls = new ChildCalls();
   private readonly routeCache = new ChildRoutes(() => listChildRoutes(this.deps.db.prisma));
+  /** Every call to a child goes through here: one circuit breaker per child; a suspended one is not called. */
+  readonly calls = new ChildCalls(
+    suspensionRefusal(
+      () => this.routeCache.all(),
+      (name) => this.pathOf(name),
+    ),
+  );
 
   constructor(
     private readonly deps: Pick<ServiceDeps, "db">,
@@ -90,6 +98,11 @@ export class ChildRegistryService {
   /** Where each child is reached, by name. */
   routes(): Promise<ChildRoute[]> {
     return this.routeCache.all();
+  }
+
+  /** A child was suspended, resumed or removed here: routes are read again at once. */
+  forgetRoutes(): void {
+    this.routeCache.forget();
   }
 
   find(registryId: string): Promise<ChildRegistry | null> {
@@ -200,7 +213,11 @@ export class ChildRegistryService {
         ),
       );
     }
-    const badKeys = checkPublicKeys(input.keys ?? []);
+    const badKeys =
+      checkPublicKeys(input.keys ?? []) ??
+      (input.keys?.length
+        ? undefined
+        : "keys must hold the registry's Ed25519 public keys (JWKs): none were given");
     if (badKeys) errors.push(userError(ErrorCode.INVALID_INPUT, ["input", "keys"], badKeys));
     throwIfAny(errors);
     const self = this.info();
@@ -230,6 +247,18 @@ export class ChildRegistryService {
       ...rest,
       keys: publicKeysOf((keys ?? []) as Record<string, unknown>[]),
     };
+    if (await isChildSuspended(this.deps.db.prisma, input.registryId)) {
+      throw new UserErrors([
+        userError(
+          ErrorCode.FORBIDDEN,
+          ["input", "registryId"],
+          `registry ${input.registryId} is a child registry suspended here: an admin of ${self.namespace} suspended it, and its registration stays as it was until they resume it`,
+        ),
+      ]);
+    }
+    // Last, as it calls out: the URL must answer as the registering registry, with these keys.
+    const unlike = await checkChildAnswers(registration);
+    if (unlike) throw new UserErrors([unlike]);
     const path = this.pathOf(input.name);
     const made = randomBytes(32).toString("base64url");
     const outcome = await writeTransaction(this.deps.db.prisma, (tx) =>

@@ -23,6 +23,7 @@ import {
   updateStream,
   writeTransaction,
 } from "@stream-registry/store";
+import { openedForValidation, streamOwner } from "../providers/opened-configs.ts";
 import { checkBindingConfig } from "./binding-validation.ts";
 import { changeBinding } from "./binding-writes.ts";
 import {
@@ -56,6 +57,7 @@ export class StreamService {
       return await createStream(this.deps.db.prisma, input.name, configs, {
         actor,
         secrets: this.deps.providers.isSecret,
+        keyring: this.deps.keyring,
       });
     } catch (error) {
       if (isUniqueViolation(error)) {
@@ -86,7 +88,12 @@ export class StreamService {
       if (noOp) return current;
       const validated = await this.validateOnClusters(current, configs);
 
-      const by = { actor, secrets: this.deps.providers.isSecret, fqnPrefix: fqnPrefix(this.deps.namespace) };
+      const by = {
+        actor,
+        secrets: this.deps.providers.isSecret,
+        keyring: this.deps.keyring,
+        fqnPrefix: fqnPrefix(this.deps.namespace),
+      };
       const stream = await writeTransaction(this.deps.db.prisma, async (tx) => {
         // The bindings validated must still be the ones to reconcile, at the same generations;
         // binding writes take the stream's lock too, so none slips in before the update.
@@ -144,6 +151,7 @@ export class StreamService {
           cluster: cluster.name,
           stream: name,
           secrets: this.deps.providers.isSecret,
+          keyring: this.deps.keyring,
         });
       }
       return { stream: deleting, deleted: false };
@@ -156,9 +164,23 @@ export class StreamService {
    */
   private async validateOnClusters(stream: Stream, configs: ConfigSet): Promise<string[]> {
     const bindings = await findLiveBindingsOfStream(this.deps.db.prisma, stream.id);
+    // The provider validates the values: sealed secrets kept are opened for it (left as
+    // placeholders if they cannot be, as realizing them will report).
+    const opened =
+      bindings.length > 0 ? await openedForValidation(this.deps, streamOwner(stream), configs) : configs;
     for (const binding of bindings) {
       if (!this.deps.providers.get(binding.cluster.provider)) continue; // shown on the binding's status
-      const effective = effectiveConfigSet(configs, configSetOf(binding));
+      const own = configSetOf(binding);
+      const openOwn = await openedForValidation(
+        this.deps,
+        {
+          kind: "binding",
+          id: binding.id,
+          what: `binding of stream ${quote(stream.name)} on cluster ${quote(binding.cluster.name)}`,
+        },
+        own,
+      );
+      const effective = effectiveConfigSet(opened ?? configs, openOwn ?? own);
       await checkBindingConfig(this.deps, stream.name, effective, binding.cluster).catch((error: unknown) => {
         throw onCluster(error, binding.cluster.name);
       });

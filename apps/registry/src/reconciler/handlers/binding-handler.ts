@@ -14,6 +14,7 @@ import {
   type BindingToReconcile,
 } from "@stream-registry/store";
 import { clusterTarget } from "../../providers/cluster-target.ts";
+import { openedConfigSet, withOpened } from "../../providers/opened-configs.ts";
 import { registryOnlyProvider } from "../../providers/registry-only.ts";
 import { configSetOf, effectiveConfigSet } from "../../services/config-input.ts";
 import type { ServiceDeps } from "../../services/deps.ts";
@@ -54,17 +55,42 @@ export function bindingHandler(deps: BindingHandlerDeps): ReconcileHandler<Bindi
       consumerConfig: effective.consumerConfig,
     };
   };
+  // The effective maps with the stream's and the binding's sealed secrets opened: the provider
+  // realizes the values, while the journal and the change log only ever hold placeholders.
+  const opened = async (binding: BindingToReconcile) => {
+    const fqn = JSON.stringify(formatFqn(deps.namespace, binding.cluster.name, binding.stream.name));
+    const stream = await openedConfigSet(
+      deps,
+      { kind: "stream", id: binding.stream.id, what: `stream ${JSON.stringify(binding.stream.name)}` },
+      configSetOf(binding.stream),
+    );
+    const own = await openedConfigSet(
+      deps,
+      { kind: "binding", id: binding.id, what: `binding ${fqn}` },
+      configSetOf(binding),
+    );
+    return effectiveConfigSet(stream, own);
+  };
   // A journaled request from an older generation lacks nothing today, but fall back to the
   // current maps for any it does not carry.
   const request = async (
     binding: BindingToReconcile,
     journaled?: CreateRequest,
     of: typeof target = target,
-  ): Promise<BindingRequest> => ({
-    ...(await of(binding)),
-    ...createRequest(binding),
-    ...(journaled as Partial<BindingRequest> | undefined),
-  });
+  ): Promise<BindingRequest> => {
+    const shown: BindingRequest = {
+      ...(await of(binding)),
+      ...createRequest(binding),
+      ...(journaled as Partial<BindingRequest> | undefined),
+    };
+    const open = await opened(binding);
+    return {
+      ...shown,
+      configMaps: withOpened(shown.configMaps, open.config),
+      producerConfig: withOpened(shown.producerConfig, open.producerConfig),
+      consumerConfig: withOpened(shown.consumerConfig, open.consumerConfig),
+    };
+  };
 
   return {
     resource: BINDING_RESOURCE,
