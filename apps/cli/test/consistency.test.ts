@@ -276,6 +276,7 @@ describe("SHOW NAMESPACES with the index's lag", () => {
                   path: "/",
                   parent: null,
                   children: [child("aws"), child("mpaas"), child("gcp")],
+                  descendants: [child("aws"), child("mpaas"), child("gcp")],
                 },
               },
         },
@@ -301,7 +302,7 @@ describe("SHOW NAMESPACES with the index's lag", () => {
 
   it("leaves the column out at a registry without children, or without the index", async () => {
     const answer = (children: unknown[]) => () => ({
-      body: { data: { namespace: { path: "/", parent: null, children } } },
+      body: { data: { namespace: { path: "/", parent: null, children, descendants: children } } },
     });
     await using leaf = await startFakeRegistry(
       { Query: ["namespace", "indexLag"], Mutation: [] },

@@ -130,24 +130,26 @@ describe("DROP PARENT REGISTRY", () => {
 });
 
 describe("SHOW NAMESPACES", () => {
+  const children = [
+    child("us-reg1-xyz", {
+      status: "UP",
+      checkedAt: "2026-12-01T10:00:00.000Z",
+      latencyMs: 4,
+      lastError: null,
+    }),
+    child("us-aus1-dc01", {
+      status: "DOWN",
+      checkedAt: "2026-12-01T10:00:01.000Z",
+      latencyMs: null,
+      lastError: "connect ECONNREFUSED",
+    }),
+  ];
   const tree = {
     namespace: {
       path: "/aws",
       parent: { url: "https://root/graphql", namespace: "/", status: { phase: "ONLINE", message: null } },
-      children: [
-        child("us-reg1-xyz", {
-          status: "UP",
-          checkedAt: "2026-12-01T10:00:00.000Z",
-          latencyMs: 4,
-          lastError: null,
-        }),
-        child("us-aus1-dc01", {
-          status: "DOWN",
-          checkedAt: "2026-12-01T10:00:01.000Z",
-          latencyMs: null,
-          lastError: "connect ECONNREFUSED",
-        }),
-      ],
+      children,
+      descendants: children,
     },
   };
 
@@ -170,7 +172,7 @@ describe("SHOW NAMESPACES", () => {
   });
 
   it("says when the registry has no parent, and gives the parent's facts in --output json", async () => {
-    const root = { namespace: { path: "/", parent: null, children: [] } };
+    const root = { namespace: { path: "/", parent: null, children: [], descendants: [] } };
     await using registry = await startFakeRegistry(fields, answering(root));
     const run = await runMain(["--registry", registry.url, "-e", "SHOW NAMESPACES;"]);
     expect(run.stdout.split("\n")[0]).toBe("parent: none (this registry is the root of its tree)");

@@ -20,6 +20,7 @@ const follow: IndexFollow = {
   resets: 0,
   registeredAt: new Date(0),
   descendantLag: [],
+  descendantHealth: [],
 };
 const registry = { id: "r-aws", namespace: "/aws" };
 let seq = 10;
@@ -35,7 +36,7 @@ const entry = (namespace: string, entityType: string, entityKey: string, data: u
   data,
 });
 const doc = (name: string) => ({ name, createdAt: "2026-12-01T00:00:00.000Z" });
-const read = { latestSeq: 20n, caughtUp: true, descendantLag: [] };
+const read = { latestSeq: 20n, caughtUp: true, descendantLag: [], descendantHealth: [] };
 
 it("asks the child for the objects of its own entries, once each, a binding by its fqn under the child's path now", () => {
   const entries = [

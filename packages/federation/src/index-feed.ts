@@ -37,9 +37,18 @@ export interface FeedLag {
   lastError: string | null;
 }
 
+/** A registry below one, as the registry directly above it last probed it (the API's DescendantRegistry). */
+export interface FeedDescendant {
+  path: string;
+  url: string;
+  health: { status: string; checkedAt: string | null; latencyMs: number | null; lastError: string | null };
+}
+
 export interface FeedAnswer {
   registry: { id: string; namespace: string };
   indexLag: FeedLag[];
+  /** Every registry below the one that answered, with its health: how a root sees a grandchild. */
+  namespace: { descendants: FeedDescendant[] };
   /** The entry the reader indexed last, asked again: a feed without it started over. */
   last?: { edges: { node: Pick<FeedEntry, "seq" | "at" | "entityType" | "entityKey" | "action"> }[] };
   changes: {
@@ -57,6 +66,7 @@ export interface FeedAnswer {
 export const FEED_QUERY = `query IndexFeed($check: Boolean!, $last: String, $after: String, $first: Int!, $waitMs: Int) {
   registry { id namespace }
   indexLag { namespace entriesBehind secondsBehind syncedAt lastError }
+  namespace { descendants { path url health { status checkedAt latencyMs lastError } } }
   last: changes(after: $last, first: 1) @include(if: $check) {
     edges { node { seq at entityType entityKey action } }
   }

@@ -57,6 +57,18 @@ export interface IndexFollow {
   registeredAt: Date;
   /** The lag of the child's own index behind its children, as it reported it at the last read. */
   descendantLag: DescendantLag[];
+  /** The registries below the child, with their health, as it reported them at the last read. */
+  descendantHealth: DescendantHealth[];
+}
+
+/** A registry below a child, by its path below here, as the registry above it last probed it. */
+export interface DescendantHealth {
+  below: string;
+  url: string;
+  status: string;
+  checkedAt: string | null;
+  latencyMs: number | null;
+  lastError: string | null;
 }
 
 /** How far behind one of its own children a child's index was, by that child's path below here. */
@@ -77,6 +89,7 @@ export interface FeedRead {
   /** Whether the index holds all of it once the read is written. */
   caughtUp: boolean;
   descendantLag: DescendantLag[];
+  descendantHealth: DescendantHealth[];
 }
 
 /** What one page of a child's feed makes of the index, written at once with the new position. */
@@ -106,7 +119,8 @@ export async function listIndexFollows(db: Db, childId?: string): Promise<IndexF
     SELECT f.child_id::text AS "childId", c.name, c.url, c.registry_id::text AS "registryId",
       f.feed_registry_id::text AS "feedRegistryId", f.seq, f.fingerprint, f.latest_seq AS "latestSeq",
       f.read_at AS "readAt", f.caught_up_at AS "caughtUpAt", f.last_error AS "lastError", f.resets,
-      c.created_at AS "registeredAt", f.descendant_lag AS "descendantLag"
+      c.created_at AS "registeredAt", f.descendant_lag AS "descendantLag",
+      f.descendant_health AS "descendantHealth"
     FROM index_follow f JOIN child_registry c ON c.id = f.child_id
     ${which}
     ORDER BY c.name COLLATE "C"`;
@@ -124,7 +138,8 @@ export async function applyIndexPage(prisma: DbClient, page: IndexPage): Promise
         const moved = await tx.$executeRaw`
         UPDATE index_follow SET seq = ${page.to.seq}, fingerprint = ${page.to.fingerprint},
           feed_registry_id = ${page.to.feedRegistryId}::uuid, latest_seq = ${page.to.latestSeq},
-          descendant_lag = ${JSON.stringify(page.to.descendantLag)}::jsonb, read_at = now(), last_error = NULL,
+          descendant_lag = ${JSON.stringify(page.to.descendantLag)}::jsonb,
+          descendant_health = ${JSON.stringify(page.to.descendantHealth)}::jsonb, read_at = now(), last_error = NULL,
           caught_up_at = CASE WHEN ${page.to.caughtUp} THEN now() ELSE caught_up_at END
         WHERE child_id = ${page.childId}::uuid AND seq = ${page.from}`;
         if (moved === 0) throw STALE;
@@ -160,6 +175,7 @@ export async function recordIndexRead(
   await db.$executeRaw`
     UPDATE index_follow SET latest_seq = ${read.latestSeq}, read_at = now(), last_error = NULL,
       descendant_lag = ${JSON.stringify(read.descendantLag)}::jsonb,
+      descendant_health = ${JSON.stringify(read.descendantHealth)}::jsonb,
       caught_up_at = CASE WHEN ${read.caughtUp} THEN now() ELSE caught_up_at END
     WHERE child_id = ${childId}::uuid`;
 }

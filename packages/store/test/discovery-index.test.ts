@@ -60,6 +60,7 @@ describe.each(databaseKinds)("the discovery index on %s", (kind) => {
       latestSeq: to,
       caughtUp: true,
       descendantLag: [],
+      descendantHealth: [],
     },
     dropped: [],
     put: [],

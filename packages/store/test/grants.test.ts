@@ -263,6 +263,7 @@ describe.each(databaseKinds)("grants and what lists show on %s", (kind) => {
           latestSeq: 1n,
           caughtUp: true,
           descendantLag: [],
+          descendantHealth: [],
         },
         dropped: [],
         put: rows.map(([kind, namespace, name, cluster]) => ({

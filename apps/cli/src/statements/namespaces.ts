@@ -15,9 +15,18 @@ interface NamespaceTree {
     url: string;
     registryId: string;
     version: string;
-    health: { status: string; checkedAt: string | null; latencyMs: number | null; lastError: string | null };
+    health: Health;
     registeredAt: string;
   }[];
+  /** Every registry below, at every level (the children too), as the registry above each probes it. */
+  descendants: { path: string; url: string; health: Health }[];
+}
+
+interface Health {
+  status: string;
+  checkedAt: string | null;
+  latencyMs: number | null;
+  lastError: string | null;
 }
 
 const COLUMNS: Column[] = [
@@ -29,8 +38,9 @@ const COLUMNS: Column[] = [
 const INDEX_LAG_COLUMN: Column = { key: "indexLag", header: "index lag" };
 
 /**
- * SHOW NAMESPACES: this registry's namespace, then one row per child registry with what the last
- * probe found and how far behind it the registry's discovery index is. The parent link is a line
+ * SHOW NAMESPACES: this registry's namespace, then one row per registry below it, at every level
+ * (its children as it probes them, the rest as each child reports them), with what the last probe
+ * found and how far behind it the registry's discovery index is. The parent link is a line
  * above the table: it is one fact about this registry, not a namespace this registry serves.
  */
 export async function showNamespaces(
@@ -44,27 +54,31 @@ export async function showNamespaces(
     query: `query SrctlShowNamespaces { namespace { path
       parent { url namespace status { phase message } }
       children { path name url registryId version
-        health { status checkedAt latencyMs lastError } registeredAt } } }`,
+        health { status checkedAt latencyMs lastError } registeredAt }
+      descendants { path url health { status checkedAt latencyMs lastError } } } }`,
   });
-  const { path, parent, children } = answer.value;
+  const { path, parent, children, descendants } = answer.value;
   const lags = children.length > 0 ? await fetchIndexLag(context) : undefined;
   const lagOf = (namespace: string) => lags?.find((lag) => lag.namespace === namespace);
   const self = { namespace: path, url: context.client.url, health: "(this registry)", checked: null };
-  const rows = children.map((child) => ({
-    namespace: child.path,
-    url: child.url,
-    // Why a child is DOWN is what the person looking at it needs next.
-    health:
-      child.health.status === "DOWN" && child.health.lastError
-        ? `DOWN: ${child.health.lastError}`
-        : child.health.status,
-    checked: child.health.checkedAt,
-    ...(lags ? { indexLag: textOf(lagOf(child.path)), lag: lagOf(child.path) ?? null } : {}),
-    registryId: child.registryId,
-    version: child.version,
-    latencyMs: child.health.latencyMs,
-    registeredAt: child.registeredAt,
-  }));
+  const rows = descendants.map((registry) => {
+    const child = children.find((c) => c.path === registry.path);
+    return {
+      namespace: registry.path,
+      url: registry.url,
+      // Why a registry is DOWN is what the person looking at it needs next.
+      health:
+        registry.health.status === "DOWN" && registry.health.lastError
+          ? `DOWN: ${registry.health.lastError}`
+          : registry.health.status,
+      checked: registry.health.checkedAt,
+      ...(lags ? { indexLag: textOf(lagOf(registry.path)), lag: lagOf(registry.path) ?? null } : {}),
+      latencyMs: registry.health.latencyMs,
+      ...(child
+        ? { registryId: child.registryId, version: child.version, registeredAt: child.registeredAt }
+        : { reportedBy: parentPath(registry.path) }),
+    };
+  });
   return outcome(
     {
       type: "table",
@@ -108,6 +122,11 @@ async function fetchIndexLag(context: StatementContext): Promise<IndexLag[] | un
 /** "0.2 s", "12 entries / 3.2 s (last error: ...)"; "not indexed yet" for a child just registered. */
 function textOf(lag: IndexLag | undefined): string {
   return lag ? describeLag(lag) : "not indexed yet";
+}
+
+/** The namespace of the registry that probes `path` and reported it: the one directly above. */
+function parentPath(path: string): string {
+  return path.slice(0, path.lastIndexOf("/")) || "/";
 }
 
 function parentText(parent: NonNullable<NamespaceTree["parent"]>): string {

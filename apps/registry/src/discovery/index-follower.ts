@@ -19,7 +19,14 @@ import {
   type IndexFollow,
 } from "@stream-registry/store";
 import { Periodic } from "../periodic.ts";
-import { descendantLag, fingerprint, indexPage, ownKeys, type DocumentAnswer } from "./index-page.ts";
+import {
+  descendantHealth,
+  descendantLag,
+  fingerprint,
+  indexPage,
+  ownKeys,
+  type DocumentAnswer,
+} from "./index-page.ts";
 
 export interface IndexFollowerConfig {
   /** How long a read of a caught-up child's feed waits there for a new entry (a long poll). */
@@ -162,6 +169,7 @@ export class IndexFollower {
       latestSeq: BigInt(changes.totalCount),
       caughtUp: !changes.pageInfo.hasNextPage,
       descendantLag: descendantLag(follow.name, registry.namespace, feed.data.indexLag),
+      descendantHealth: descendantHealth(follow.name, registry.namespace, feed.data.namespace.descendants),
     };
     if (entries.length === 0) return recordIndexRead(prisma, follow.childId, read);
     const keys = ownKeys(entries, registry.namespace);

@@ -1,6 +1,7 @@
 import { formatFqn, parseFqn } from "@stream-registry/core";
-import type { FeedEntry, FeedLag } from "@stream-registry/federation";
+import type { FeedDescendant, FeedEntry, FeedLag } from "@stream-registry/federation";
 import type {
+  DescendantHealth,
   DescendantLag,
   FeedRead,
   IndexedEntry,
@@ -120,6 +121,18 @@ export function descendantLag(childName: string, childPath: string, lags: FeedLa
   return lags.flatMap(({ namespace, ...lag }) => {
     const below = belowPath(childName, namespace, childPath);
     return below === undefined ? [] : [{ below, ...lag }];
+  });
+}
+
+/** The registries below the child, as it reported them, by path below this registry's. */
+export function descendantHealth(
+  childName: string,
+  childPath: string,
+  descendants: FeedDescendant[],
+): DescendantHealth[] {
+  return descendants.flatMap(({ path, url, health }) => {
+    const below = belowPath(childName, path, childPath);
+    return below === undefined ? [] : [{ below, url, ...health }];
   });
 }
 

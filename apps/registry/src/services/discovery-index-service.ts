@@ -3,6 +3,7 @@ import {
   countIndexed,
   listIndexed,
   listIndexFollows,
+  type DescendantHealth,
   type IndexedEntry,
   type IndexedKind,
   type IndexFilter,
@@ -53,6 +54,12 @@ export class DiscoveryIndex {
   /** No filter on a secret (INVALID_INPUT), as a registry's own lists refuse it (catalog.ts). */
   private checkFilter(filter: IndexFilter): void {
     if (filter.config?.length) checkConfigFilter(filter.config, this.deps.providers.isSecret);
+  }
+
+  /** The registries below each child, as each reported them at the last read, those `keep` keeps. */
+  async descendantHealth(keep: (below: string) => boolean): Promise<DescendantHealth[]> {
+    const follows = await listIndexFollows(this.deps.db.prisma);
+    return follows.flatMap((follow) => follow.descendantHealth.filter((registry) => keep(registry.below)));
   }
 
   /**

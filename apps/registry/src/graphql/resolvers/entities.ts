@@ -19,6 +19,7 @@ import { accessOf } from "../authorize.ts";
 import type { EffectiveConfigModel } from "../models.ts";
 import { bindingByNames, clusterConnection, readableBindings, streamConnection } from "./lookups.ts";
 import { streamSchemaFields } from "./schemas.ts";
+import { descendantsOf } from "../descendants.ts";
 
 export const Namespace: NamespaceResolvers = {
   __resolveReference: (ref, { namespace }) => (ref.path === namespace ? { path: namespace } : null),
@@ -33,6 +34,7 @@ export const Namespace: NamespaceResolvers = {
     const access = await accessOf(context);
     return (await context.services.children.list()).filter((child) => access.knowsOf(child.name));
   },
+  descendants: (ns, _, context) => (ns.path === context.namespace ? descendantsOf(context) : []),
   clusters: (_, { filter, first, after }, context) => clusterConnection(filter, { first, after }, context),
   streams: (_, { filter, first, after }, context) => streamConnection(filter, { first, after }, context),
 };
