@@ -1,5 +1,16 @@
 import { Q, type CorpusCase, type TokenName } from "./security-corpus.ts";
-import { ADMIN, as, caseList, FORBIDDEN, forwarded, input, type Op, op } from "./security-corpus-ops.ts";
+import {
+  ADMIN,
+  as,
+  bearer,
+  caseList,
+  FORBIDDEN,
+  forUser,
+  forwarded,
+  input,
+  type Op,
+  op,
+} from "./security-corpus-ops.ts";
 
 // The corpus's changes only admins make, and escalations past what an admin has.
 
@@ -113,8 +124,34 @@ export function escalationCases(): CorpusCase[] {
       "aws-writer",
       grant("token:aws-writer", "admin", { namespace: "/aws" }),
     ],
+    // Issue 19: groups count only from the registry's own tokens and OIDC issuer.
+    [
+      "a root token in an admin group of /aws grants itself admin at /aws (forwarded)",
+      "grouped",
+      grant("token:grouped@/", "admin", { namespace: "/aws" }),
+    ],
+    [
+      "a root token in an admin group of /aws writes a stream there (forwarded)",
+      "grouped",
+      input("createStream", Q.createStream, { namespace: "/aws", name: "grouped_s" }),
+    ],
   ];
   for (const [name, token, o] of escalation) add("escalation", name, "/", as(token), o, FORBIDDEN);
+  add(
+    "escalation",
+    "the root signs a token of its own for /aws with /aws's admin group",
+    "/aws",
+    async (w) =>
+      bearer(
+        await w.asRoot.sign({
+          ...forUser("token:grouped")(w),
+          sub_iss: `registry:${w.ids.root}`,
+          groups: ["aws-admins"],
+        }),
+      ),
+    grant("token:grouped@/", "admin"),
+    FORBIDDEN,
+  );
   // The last admin grant of a registry stays, whoever revokes it.
   const revokeLast = (namespace?: string) =>
     input("revoke", Q.revoke, {

@@ -100,6 +100,23 @@ function parentTokenAttacks(): Attack[] {
       label: "from a registry id that is not one",
       headers: signed((w) => ({ ...user(w), iss: "registry:../root" })),
     },
+    // Issue 19: a parent speaks for what happened above it, never for the child's own principals.
+    {
+      label: "acting for the child's own admin token (sub_iss names the child)",
+      headers: signed((w) => ({ ...user(w), sub: "token:admin", sub_iss: `registry:${w.ids.aws}` })),
+    },
+    {
+      label: "acting for a token of the child's own OIDC issuer",
+      headers: signed((w) => ({ ...user(w), sub: "token:admin", sub_iss: w.issuer.issuer })),
+    },
+    {
+      label: "with the child in the chain it came through",
+      headers: signed((w) => ({
+        ...user(w),
+        sub: "token:admin",
+        act: { sub: `registry:${w.ids.root}`, act: { sub: `registry:${w.ids.aws}` } },
+      })),
+    },
     {
       label: "signed by the child for itself",
       headers: async (w) => bearer(await w.asAws.sign({ ...user(w), act: { sub: `registry:${w.ids.aws}` } })),
@@ -107,6 +124,6 @@ function parentTokenAttacks(): Attack[] {
   ];
 }
 
-/** Tokens of the tree, forged or misused, sent straight to the child: 20 kinds x 5 operations. */
+/** Tokens of the tree, forged or misused, sent straight to the child: 23 kinds x 5 operations. */
 export const parentTokenCases = (): CorpusCase[] =>
   attackCases("parent token", "/aws", parentTokenAttacks(), AWS_OPS);

@@ -93,7 +93,15 @@ export interface CorpusWorld {
 }
 
 export type TokenName =
-  "reader" | "writer" | "aws-writer" | "prefixed" | "aws-admin" | "nobody" | "revoked" | "expired";
+  | "reader"
+  | "writer"
+  | "aws-writer"
+  | "prefixed"
+  | "aws-admin"
+  | "nobody"
+  | "revoked"
+  | "expired"
+  | "grouped";
 
 /** Who gets what, and where (the registry that keeps the grant). */
 const GRANTS: {
@@ -114,6 +122,8 @@ const GRANTS: {
   { at: "/", principal: "token:aws-admin", role: "admin", scope: "/aws" },
   { at: "/aws", principal: "token:aws-admin", role: "admin" },
   { at: "/", principal: "group:oidc-readers", role: "reader" },
+  // An admin group of /aws, which a token the root made (in that group) must not bring with it.
+  { at: "/aws", principal: "group:aws-admins", role: "admin" },
   // Writers: refused for their credential, not their role (and token:admin stays the root's last admin).
   { at: "/", principal: "token:revoked", role: "writer" },
   { at: "/", principal: "token:expired", role: "writer" },
@@ -185,7 +195,7 @@ export async function startCorpusWorld(): Promise<CorpusWorld> {
     await mutate(aws, Q.createBinding, { input: { stream: "aws_a", cluster: "aws-c1" } });
     await mutate(aws2, Q.createStream, { input: { name: "aws2_a" } });
 
-    // API tokens, all made at the root: a principal's name is the same everywhere in the tree.
+    // API tokens, all made at the root: the children's grants name them with their issuer (issue 19).
     const tokens = {} as Record<TokenName, string>;
     for (const name of [
       "reader",
@@ -196,11 +206,19 @@ export async function startCorpusWorld(): Promise<CorpusWorld> {
       "nobody",
       "revoked",
       "expired",
+      "grouped",
     ] as const) {
-      const input = { name, ...(name === "expired" ? { expiresInDays: 1 } : {}) };
+      const input = {
+        name,
+        ...(name === "expired" ? { expiresInDays: 1 } : {}),
+        ...(name === "grouped" ? { groups: ["aws-admins"] } : {}),
+      };
       tokens[name] = (await mutate<{ secret: string }>(root, Q.createApiToken, { input })).secret;
     }
-    for (const { at: keeper, ...input } of GRANTS) await mutate(at[keeper], Q.grant, { input });
+    for (const { at: keeper, principal, ...input } of GRANTS) {
+      const named = keeper === "/" || !principal.startsWith("token:") ? principal : `${principal}@/`;
+      await mutate(at[keeper], Q.grant, { input: { ...input, principal: named } });
+    }
     await mutate(root, Q.revokeApiToken, { input: { name: "revoked" } });
     // Expired yesterday (the shortest a token is made for is a day), before its first use.
     await queryDatabase(
