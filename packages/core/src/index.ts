@@ -24,3 +24,4 @@ export * from "./connect-allow.ts";
 export * from "./schema-registry.ts";
 export { quote } from "./quote.ts";
 export * from "./subject-names.ts";
+export * from "./redirects.ts";

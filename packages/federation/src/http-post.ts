@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { isRedirectStatus } from "@stream-registry/core";
 
 /**
  * How long a connection is kept unused: less than a server keeps it (Node's 5 s; the agent also
@@ -35,9 +36,24 @@ export class AnswerTooLarge extends Error {
 }
 
 /**
+ * The answer was a redirect, which is not followed: the registry's allow-list checked `url`, not
+ * where it points. `location` is the Location header, if any.
+ */
+export class Redirected extends Error {
+  constructor(
+    readonly status: number,
+    readonly location: string | undefined,
+  ) {
+    super(`redirect ${status}`);
+    this.name = "Redirected";
+  }
+}
+
+/**
  * POSTs `body` (JSON) to an http: or https: `url` and reads the answer as text, at most `maxBytes`
- * of it. Rejects with NoAnswer when nothing answered, AnswerTooLarge past `maxBytes`, and with
- * `signal`'s reason when it aborts (the connection is then closed). Redirects are not followed.
+ * of it. Rejects with NoAnswer when nothing answered, AnswerTooLarge past `maxBytes`, Redirected
+ * when it answered a redirect (not followed, its body not read), and with `signal`'s reason when
+ * it aborts (the connection is then closed).
  */
 export function postJson(
   url: URL,
@@ -72,6 +88,10 @@ export function postJson(
 
 function read(response: IncomingMessage, maxBytes: number): Promise<{ status: number; text: string }> {
   const status = response.statusCode ?? 0;
+  if (isRedirectStatus(status)) {
+    response.resume();
+    return Promise.reject(new Redirected(status, response.headers.location));
+  }
   const declared = Number(response.headers["content-length"] ?? "0");
   if (declared > maxBytes) {
     response.destroy();

@@ -1,5 +1,5 @@
-import { DeadlineExceeded, withDeadline } from "@stream-registry/core";
-import { AnswerTooLarge, NoAnswer, postJson } from "./http-post.ts";
+import { DeadlineExceeded, redirectRefusal, withDeadline } from "@stream-registry/core";
+import { AnswerTooLarge, NoAnswer, postJson, Redirected } from "./http-post.ts";
 
 /** Why a call to another registry gave no data. */
 export type RemoteFailure =
@@ -113,6 +113,10 @@ export async function postOperation<T>(
       ).catch((error: unknown) => {
         if (error instanceof NoAnswer)
           throw new RemoteRegistryError("unreachable", url, `${url} does not answer: ${error.code}`);
+        if (error instanceof Redirected) {
+          const message = redirectRefusal("registry", url, error.status, error.location);
+          throw new RemoteRegistryError("not-a-registry", url, message);
+        }
         if (error instanceof AnswerTooLarge) {
           const size = error.declared === undefined ? "" : ` of ${error.declared} bytes`;
           throw notARegistry(url, `its answer${size} exceeds ${MAX_ANSWER_BYTES} bytes`);

@@ -4,6 +4,7 @@ import { isSchemaManagerError, type SchemaContext } from "@stream-registry/provi
 import { TEST_ADMIN_TOKEN } from "@stream-registry/testkit";
 import { useRegistryProcess } from "@stream-registry/testkit/vitest";
 import { createConfluentSchemaManager } from "../src/index.ts";
+import { schemaContext } from "./support/kafka-targets.ts";
 
 const record = (name: string, fields: string[], withDefaults = false) =>
   JSON.stringify({
@@ -30,21 +31,8 @@ async function refusal(call: Promise<unknown>): Promise<unknown> {
 describe("the confluent SchemaManager against a registry's /schema-registry", () => {
   const registry = useRegistryProcess("pglite");
   const manager = createConfluentSchemaManager();
-  const context = (password = TEST_ADMIN_TOKEN): SchemaContext => ({
-    signal: new AbortController().signal,
-    cluster: {
-      namespace: "/",
-      name: "c1",
-      config: {
-        "apache.kafka": { "bootstrap.servers": "127.0.0.1:9092" },
-        "schema.registry": {
-          url: registry().url.replace(/\/graphql$/, "/schema-registry"),
-          username: "ci",
-          password,
-        },
-      },
-    },
-  });
+  const context = (password = TEST_ADMIN_TOKEN): SchemaContext =>
+    schemaContext(registry().url.replace(/\/graphql$/, "/schema-registry"), password);
 
   it("registers, looks up and reads schemas by subject, version, latest and id", async () => {
     const v1 = { schema: record("Widget", ["a"]) };

@@ -3,3 +3,5 @@ export * from "./kafka/index.ts";
 export * from "./registry/index.ts";
 export * from "./seed-examples.ts";
 export { freePort } from "./kafka/ports.ts";
+export { startRedirectTrap } from "./redirect-trap.ts";
+export type { RedirectTrap } from "./redirect-trap.ts";

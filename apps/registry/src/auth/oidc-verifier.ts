@@ -1,4 +1,4 @@
-import type { Principal } from "@stream-registry/core";
+import { isRedirectStatus, redirectRefusal, type Principal } from "@stream-registry/core";
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
 import { AuthenticationError } from "./authentication-error.ts";
 import type { OidcConfig } from "./auth-config.ts";
@@ -85,8 +85,19 @@ export class OidcVerifier {
     const url = `${this.config.issuer.replace(/\/$/, "")}/.well-known/openid-configuration`;
     const response = await fetch(url, {
       signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS),
-      redirect: "error",
+      redirect: "manual",
     });
+    if (isRedirectStatus(response.status)) {
+      await response.body?.cancel();
+      throw new Error(
+        redirectRefusal(
+          "OIDC discovery",
+          url,
+          response.status,
+          response.headers.get("location") ?? undefined,
+        ),
+      );
+    }
     if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
     const document = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
     if (document.issuer !== this.config.issuer) {

@@ -1,3 +1,4 @@
+import { redirectRefusal } from "@stream-registry/core";
 import { SchemaManagerError, schemaErrorReasonOf, schemaRefused } from "@stream-registry/provider-api";
 import { SCHEMA_REGISTRY_MAP } from "./schema-registry-config.ts";
 
@@ -65,5 +66,21 @@ export function unexpectedAnswer(where: string, body: unknown): SchemaManagerErr
   return new SchemaManagerError(`schema registry ${where} answered ${shown}, not what its protocol answers`, {
     retriable: false,
     issues: [{ field: [SCHEMA_REGISTRY_MAP, "url"], message: "not a Confluent-compatible schema registry" }],
+  });
+}
+
+/**
+ * A registry that answered a redirect: not followed (it would go where the allow-list did not
+ * look), and not retried: the configured URL is to be fixed.
+ */
+export function schemaRegistryRedirected(
+  url: string,
+  status: number,
+  location: string | null,
+): SchemaManagerError {
+  const message = redirectRefusal("schema registry", url, status, location ?? undefined);
+  return new SchemaManagerError(message, {
+    retriable: false,
+    issues: [{ field: [SCHEMA_REGISTRY_MAP, "url"], message }],
   });
 }

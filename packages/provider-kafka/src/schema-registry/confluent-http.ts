@@ -1,4 +1,10 @@
-import { schemaErrorOfAnswer, schemaRegistryUnreachable, unexpectedAnswer } from "./confluent-errors.ts";
+import { isRedirectStatus } from "@stream-registry/core";
+import {
+  schemaErrorOfAnswer,
+  schemaRegistryRedirected,
+  schemaRegistryUnreachable,
+  unexpectedAnswer,
+} from "./confluent-errors.ts";
 import type { SchemaRegistrySettings } from "./schema-registry-config.ts";
 
 const MEDIA_TYPE = "application/vnd.schemaregistry.v1+json";
@@ -19,7 +25,8 @@ export interface ConfluentCall {
 /**
  * Calls an external registry over fetch (keep-alive connections of undici's global pool): the
  * parsed JSON answer, or a SchemaManagerError (see confluent-errors.ts). An aborted caller's
- * signal rejects with the signal's reason, as the built-in manager does.
+ * signal rejects with the signal's reason, as the built-in manager does. A redirect is refused,
+ * never followed: the registry's allow-list checked the configured URL, not where it points.
  */
 export async function confluentRequest(
   settings: SchemaRegistrySettings,
@@ -40,14 +47,20 @@ export async function confluentRequest(
     response = await fetch(`${settings.url}${call.path}`, {
       method: call.method,
       headers,
+      redirect: "manual",
       ...(call.body !== undefined && { body: JSON.stringify(call.body) }),
       signal: call.signal ? AbortSignal.any([call.signal, timeout]) : timeout,
     });
-    text = await readLimited(response);
+    // A redirect's body is not read: it is refused whatever it says.
+    if (isRedirectStatus(response.status)) await response.body?.cancel();
+    text = isRedirectStatus(response.status) ? "" : await readLimited(response);
   } catch (error) {
     if (error instanceof AnswerTooLarge) throw unexpectedAnswer(where, error.message);
     call.signal?.throwIfAborted();
     throw schemaRegistryUnreachable(error, where);
+  }
+  if (isRedirectStatus(response.status)) {
+    throw schemaRegistryRedirected(settings.url, response.status, response.headers.get("location"));
   }
   let body: unknown = text;
   try {

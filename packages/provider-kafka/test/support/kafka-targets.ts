@@ -1,6 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { ConfigMap, ConfigMaps } from "@stream-registry/core";
-import { ProviderError, type BindingRequest, type ClusterTarget } from "@stream-registry/provider-api";
+import {
+  ProviderError,
+  type BindingRequest,
+  type ClusterTarget,
+  type SchemaContext,
+} from "@stream-registry/provider-api";
 import { kafkaClient } from "@stream-registry/testkit";
 import { Kafka, logLevel, type Admin, type KafkaConfig } from "kafkajs";
 import { expect } from "vitest";
@@ -28,6 +33,13 @@ export function bindingRequest(
 }
 
 export const context = () => ({ signal: new AbortController().signal });
+
+/** A SchemaManager call's context: a cluster whose "schema.registry" map names `url`. */
+export function schemaContext(url: string, password: string): SchemaContext {
+  const cluster = clusterTarget("127.0.0.1:9092");
+  cluster.config["schema.registry"] = { url, username: "ci", password };
+  return { signal: new AbortController().signal, cluster };
+}
 
 /** The ProviderError a provider call rejects with; fails the test if the call succeeds or throws anything else. */
 export async function providerFailure(promise: Promise<unknown>): Promise<ProviderError> {
