@@ -60,6 +60,16 @@ export function secretExtractionCases(): CorpusCase[] {
       streamFilter([{ map: "db.sink", key: "password", value: SECRETS.aws }], { namespace: "/aws" }),
     ],
     [
+      "a reader filters /aws's streams (the index) on a key spelled Pass",
+      as("reader"),
+      streamFilter([{ map: "odd", key: "Pass", value: SECRETS.pass }], { namespace: "/aws" }),
+    ],
+    [
+      "a reader filters /aws's streams (the index) on a Bearer token under a neutral key",
+      as("reader"),
+      streamFilter([{ map: "odd", key: "header", value: `Bearer ${SECRETS.bearer}` }], { namespace: "/aws" }),
+    ],
+    [
       "a reader filters streams LIVE on a password",
       as("reader"),
       op("streams LIVE", Q.streams, {

@@ -28,6 +28,10 @@ export const SECRETS = {
   url: "SEKRET-url-password-03d4",
   binding: "SEKRET-binding-api-key-e81a",
   aws: "SEKRET-aws-stream-password-4410",
+  // Issue 19: under other spellings, and shaped like credentials under neutral keys.
+  pass: "SEKRET-aws-Pass-19c1",
+  pem: "SEKRETawsPemBody19c2",
+  bearer: "SEKRET-aws-bearer-19c3",
 } as const;
 export const SECRET_VALUES: readonly string[] = Object.values(SECRETS);
 
@@ -190,7 +194,17 @@ export async function startCorpusWorld(): Promise<CorpusWorld> {
     await mutate(root, Q.createBinding, { input: { stream: "gadgets_a", cluster: "c1" } });
     await mutate(aws, Q.declareCluster, { input: { name: "aws-c1", provider: "registry-only" } });
     await mutate(aws, Q.createStream, {
-      input: { name: "aws_a", config: { "db.sink": { password: SECRETS.aws, host: "db" } } },
+      input: {
+        name: "aws_a",
+        config: {
+          "db.sink": { password: SECRETS.aws, host: "db" },
+          odd: {
+            Pass: SECRETS.pass,
+            notes: `-----BEGIN PRIVATE KEY-----\n${SECRETS.pem}\n-----END PRIVATE KEY-----`,
+            header: `Bearer ${SECRETS.bearer}`,
+          },
+        },
+      },
     });
     await mutate(aws, Q.createBinding, { input: { stream: "aws_a", cluster: "aws-c1" } });
     await mutate(aws2, Q.createStream, { input: { name: "aws2_a" } });
