@@ -334,4 +334,28 @@ describe("srctl across a tree of registries (/, /aws, /aws/us-reg1-xyz)", { time
       warnings: [{ code: "CHILD_UNAVAILABLE", namespace: LEAF }],
     });
   });
+
+  it("SHOW NAMESPACES at the root shows every level: the leaf below /aws, DOWN once it stopped", async () => {
+    const leafRow = (status: string) => new RegExp(`^\\| ${LEAF} +\\| ${at(LEAF).url} +\\| ${status}`, "m");
+    const rootShows = (status: string) =>
+      eventually(
+        async () => {
+          const run = await srctl(at("/"), "-e", "SHOW NAMESPACES;");
+          return run.code === ExitCode.OK && leafRow(status).test(run.stdout) ? run : undefined;
+        },
+        60_000,
+        `the root to show ${LEAF} ${status}`,
+      );
+    await at(LEAF).start();
+    const up = await rootShows("UP");
+    // Tree order: the root, /aws, then the registry below /aws.
+    expect(up.stdout.split("\n").filter((line) => line.startsWith("| /"))).toEqual([
+      expect.stringMatching(/^\| \/ /),
+      expect.stringMatching(/^\| \/aws /),
+      expect.stringMatching(/^\| \/aws\/us-reg1-xyz /),
+    ]);
+    await at(LEAF).stop();
+    const down = await rootShows("DOWN: ");
+    expect(down.stdout).toMatch(/^\| \/aws +\| \S+ +\| UP /m);
+  });
 });
