@@ -215,7 +215,14 @@ export async function startRegistry(
     // the child unasked by clients for 10 s after it is back.
     // This registry's own calls to its children carry its own token: no user's.
     const ownCalls = (registryId: string) => registryKeys.headersFor(registryId);
-    const index = new IndexFollower(db, new ChildCalls(), schema, config.index, logger, ownCalls);
+    const index = new IndexFollower(
+      db,
+      new ChildCalls(services.children.refusal), // refused for a suspended child, as requests are
+      schema,
+      config.index,
+      logger,
+      ownCalls,
+    );
     const health = new HealthMonitor(
       [clusterProbes(deps), childProbes(deps, ownCalls)],
       config.health,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isEnrollmentOnly } from "../src/auth/enrollment.ts";
+import { isEnrollmentOnly, isIdentityProbe } from "../src/auth/enrollment.ts";
 import { checkPublicKeys } from "../src/auth/public-keys.ts";
 import { ReplayCache } from "../src/auth/replay-cache.ts";
 
@@ -63,6 +63,36 @@ describe("isEnrollmentOnly", () => {
     expect(isEnrollmentOnly(body("mutation {"))).toBe(false);
     expect(isEnrollmentOnly(undefined)).toBe(false);
     expect(isEnrollmentOnly({ extensions: { persistedQuery: { sha256Hash: "x" } } })).toBe(false);
+  });
+});
+
+describe("isIdentityProbe", () => {
+  const body = (query: string, operationName?: string) => ({
+    query,
+    ...(operationName ? { operationName } : {}),
+  });
+
+  it("lets through a query asking only this registry's id and public keys", () => {
+    expect(isIdentityProbe(body("query RegistryIdentity { registry { id keys } }"))).toBe(true);
+    expect(isIdentityProbe(body("{ r: registry { __typename id } }"))).toBe(true);
+  });
+
+  it("refuses anything more: other fields of the registry, fields beside it, fragments, directives, mutations", () => {
+    for (const query of [
+      "{ registry { id namespace } }",
+      "{ registry { id: ancestors } }",
+      "{ registry { id } streams { totalCount } }",
+      "{ registry { ...F } } fragment F on RegistryInfo { ancestors }",
+      "{ registry @include(if: true) { id } }",
+      "{ registry { id @skip(if: false) } }",
+      "{ registry }",
+      "mutation { registry { id } }",
+      "{ changes { totalCount } }",
+      "{ registry {",
+    ]) {
+      expect(isIdentityProbe(body(query)), query).toBe(false);
+    }
+    expect(isIdentityProbe(undefined)).toBe(false);
   });
 });
 

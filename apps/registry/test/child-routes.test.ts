@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ChildRoutes } from "../src/services/child-routes.ts";
 
-const route = (name: string) => ({ name, url: `http://${name}.example/graphql`, registryId: name });
+const route = (name: string) => ({
+  name,
+  url: `http://${name}.example/graphql`,
+  registryId: name,
+  suspended: false,
+});
 
 describe("the child routes kept in memory", () => {
   it("reads the routes once a second, and again at once after a registration", async () => {

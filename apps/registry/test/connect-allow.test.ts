@@ -6,6 +6,7 @@ import { mutate, TREE_TOKEN } from "@stream-registry/testkit";
 import { useRegistryProcess } from "@stream-registry/testkit/vitest";
 import { afterAll, describe, expect, it } from "vitest";
 import { refusal } from "./support/connect-allow.ts";
+import { publicJwk } from "./support/seed-tree.ts";
 import { DECLARE_CLUSTER } from "./support/operations.ts";
 
 /** A TCP server on 127.0.0.1 that counts the connections it gets and closes each at once. */
@@ -248,7 +249,7 @@ describe("REGISTRY_CONNECT_ALLOW at a registry process in production", () => {
     expect(allowed.connections()).toBeGreaterThan(connected);
   }, 30_000);
 
-  it("refuses a child registering a URL not allowed (the parent would call it); an allowed one registers", async () => {
+  it("refuses a child registering a URL not allowed (the parent would call it); an allowed one is called", async () => {
     const sdl = (await registry().query<{ _service: { sdl: string } }>("{ _service { sdl } }"))._service.sdl;
     const input = {
       registryId: "5b0c1e4e-8f3a-4c1e-9a57-0d6f3f0c2a11",
@@ -256,6 +257,7 @@ describe("REGISTRY_CONNECT_ALLOW at a registry process in production", () => {
       version: "0.0.1",
       sdl,
       token: TREE_TOKEN,
+      keys: [publicJwk()],
     };
     const refused = await registry().request<{ registerChildRegistry: Payload }>(REGISTER_CHILD, {
       input: { ...input, url: `http://127.0.0.1:${trap.port}/graphql` },
@@ -277,11 +279,20 @@ describe("REGISTRY_CONNECT_ALLOW at a registry process in production", () => {
         )
       ).namespace.children;
     expect(await children()).toEqual([]);
-    const accepted = await registry().request<{ registerChildRegistry: Payload }>(REGISTER_CHILD, {
+    // Allowed, the URL is called back (issue 19): nothing answers there as the child, so it is
+    // refused for that, not by the allow-list.
+    const called = await registry().request<{ registerChildRegistry: Payload }>(REGISTER_CHILD, {
       input: { ...input, url: "https://kid.allowed.test/graphql" },
     });
-    expect(accepted.data!.registerChildRegistry.userErrors).toEqual([]);
-    expect(await children()).toEqual([{ name: "kid" }]);
+    expect(called.data!.registerChildRegistry.userErrors).toEqual([
+      expect.objectContaining({
+        code: "INVALID_INPUT",
+        field: ["input", "url"],
+        message: expect.stringMatching(/^url must answer as the registering registry .*does not answer/),
+      }),
+    ]);
+    expect(JSON.stringify(called)).not.toContain("REGISTRY_CONNECT_ALLOW");
+    expect(await children()).toEqual([]);
     expect(trap.connections()).toBe(0);
   });
 });

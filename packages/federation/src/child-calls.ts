@@ -28,12 +28,20 @@ export class ChildCalls {
   /** Why each child last did not answer: said again while its circuit is open. */
   private readonly lastFailures = new Map<string, string>();
 
+  constructor(
+    /** Why the child at a URL is not to be called (it is suspended), or undefined. */
+    private readonly refusal: (url: string) => Promise<string | undefined> = async () => undefined,
+  ) {}
+
   async post<T>(
     url: string,
     query: string,
     variables: Record<string, unknown>,
     options: RemoteCallOptions,
   ): Promise<RemoteAnswer<T>> {
+    // Before the breaker: a suspended child is not a child that fails.
+    const refused = await this.refusal(url);
+    if (refused !== undefined) throw new RemoteRegistryError("suspended", url, refused);
     try {
       return await this.breaker(url).execute(() => postOperation<T>(url, query, variables, options));
     } catch (error) {

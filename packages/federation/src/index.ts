@@ -6,3 +6,4 @@ export * from "./remote-objects.ts";
 export * from "./remote-registry.ts";
 export * from "./schema-compat.ts";
 export * from "./subtree-cursor.ts";
+export * from "./registry-identity.ts";

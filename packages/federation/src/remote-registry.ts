@@ -12,7 +12,9 @@ export type RemoteFailure =
   /** It refused the caller's credential (UNAUTHENTICATED): it does not know the caller (any more). */
   | "unauthenticated"
   /** The caller's signal aborted first (its own client went away, or it is stopping): abandoned. */
-  | "cancelled";
+  | "cancelled"
+  /** Not called: an admin of the calling registry suspended that child (SUSPEND CHILD REGISTRY). */
+  | "suspended";
 
 /** A call to another registry (a parent or a child) that gave no data; `message` says what it got. */
 export class RemoteRegistryError extends Error {

@@ -13,7 +13,9 @@ export interface ChangeRecord {
     | "status"
     | "became-default"
     | "dropped"
-    | "revoked";
+    | "revoked"
+    | "suspended"
+    | "resumed";
   generation: number;
   actor: string;
   data?: Prisma.InputJsonValue;

@@ -26,6 +26,9 @@ export interface ChildRegistry {
   createdAt: Date;
   updatedAt: Date;
   health: ChildHealth | null;
+  /** Since when an admin of this registry has suspended it (null: it is not suspended), and who. */
+  suspendedAt: Date | null;
+  suspendedBy: string | null;
 }
 
 /** What a child sends to register. */
@@ -47,6 +50,8 @@ const SELECT = {
   version: true,
   createdAt: true,
   updatedAt: true,
+  suspendedAt: true,
+  suspendedBy: true,
   health: {
     select: {
       status: true,
@@ -74,13 +79,16 @@ export interface ChildRoute {
   url: string;
   /** Who it is: the audience of the tokens this registry signs for it. */
   registryId: string;
+  /** Suspended by an admin here: it is not called (services/child-admin-service.ts). */
+  suspended: boolean;
 }
 
-const ROUTE = { name: true, url: true, registryId: true } as const;
+const ROUTE = { name: true, url: true, registryId: true, suspendedAt: true } as const;
 
 /** The children's routes, by name (a list of the whole subtree asks each of them). */
 export async function listChildRoutes(db: Db): Promise<ChildRoute[]> {
-  return db.childRegistry.findMany({ select: ROUTE, orderBy: { name: "asc" } });
+  const rows = await db.childRegistry.findMany({ select: ROUTE, orderBy: { name: "asc" } });
+  return rows.map(({ suspendedAt, ...route }) => ({ ...route, suspended: suspendedAt !== null }));
 }
 
 /** Why a registration was refused here, with nothing written. */
@@ -162,17 +170,31 @@ export async function unregisterChildRegistry(
     select: { credentialHash: true },
   }))!;
   if (credentialHash !== shownHash) return "credential";
+  await forgetChildRegistry(tx, child, path(child.name), actor);
+  return child;
+}
+
+/**
+ * Deletes a child's registration, with its pinned keys, its probes and its rows of the discovery
+ * index; the index says so in this registry's feed (an `index`/`dropped` entry), so every
+ * ancestor drops the child's subtree too. The caller holds the settings lock.
+ */
+export async function forgetChildRegistry(
+  tx: Tx,
+  child: Pick<ChildRegistry, "id" | "name" | "registryId">,
+  path: string,
+  actor: string,
+): Promise<void> {
   await resetChildIndex(tx, child.id, child.name, actor);
   await tx.childRegistry.delete({ where: { id: child.id } });
   await recordChange(tx, {
     entityType: "child_registry",
-    entityKey: path(child.name),
+    entityKey: path,
     action: "deleted",
     generation: 1,
     actor,
-    data: { registryId },
+    data: { registryId: child.registryId },
   });
-  return child;
 }
 
 /** Keys by what identifies them (jsonb orders a key's fields its own way). */
@@ -183,7 +205,11 @@ function keyIds(keys: readonly PublicJwk[]): string {
 /** Children not probed since `before` (or never), with the status of their last probe. */
 export async function childrenDueForProbe(db: Db, before: Date): Promise<ChildRegistry[]> {
   return db.childRegistry.findMany({
-    where: { OR: [{ health: null }, { health: { checkedAt: { lt: before } } }] },
+    // A suspended child is not called, probes included.
+    where: {
+      suspendedAt: null,
+      OR: [{ health: null }, { health: { checkedAt: { lt: before } } }],
+    },
     select: SELECT,
     orderBy: { name: "asc" },
   });

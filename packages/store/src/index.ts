@@ -7,6 +7,7 @@ export * from "./bindings.ts";
 export * from "./catalog.ts";
 export * from "./change-log-reads.ts";
 export * from "./change-log.ts";
+export * from "./child-admin.ts";
 export * from "./child-registries.ts";
 export * from "./cluster-health.ts";
 export * from "./clusters.ts";

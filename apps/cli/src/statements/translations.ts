@@ -7,6 +7,12 @@ import type { Outcome, StatementContext } from "./context.ts";
 import { declareDefaultNamespace, showNamespace } from "./namespace.ts";
 import { showNamespaces } from "./namespaces.ts";
 import { declareParentRegistry, dropParentRegistry } from "./parent-registry.ts";
+import {
+  dropChildRegistry,
+  resumeChildRegistry,
+  showChildRegistries,
+  suspendChildRegistry,
+} from "./child-registries.ts";
 import * as replication from "./replication.ts";
 import { registerKeySchema, registerTypeSchema } from "./schemas.ts";
 import { describeStream, showStreams } from "./stream-queries.ts";
@@ -29,6 +35,10 @@ const translations: { [K in StatementKind]: Translation<K> } = {
   declareDefaultNamespace, // mutation declareDefaultNamespace
   declareParentRegistry, // mutation declareParentRegistry
   dropParentRegistry, // mutation dropParentRegistry
+  showChildRegistries, // query childRegistries
+  suspendChildRegistry, // mutation suspendChildRegistry
+  resumeChildRegistry, // mutation resumeChildRegistry
+  dropChildRegistry, // mutation dropChildRegistry
   declareCluster, // mutation declareCluster
   showClusters, // query clusters
   createStream, // mutation createStream

@@ -1,6 +1,12 @@
 import { createPublicKey } from "node:crypto";
 import type { Lineage, Principal } from "@stream-registry/core";
-import { findChildKeys, findParentKeys, type Database, type PublicJwk } from "@stream-registry/store";
+import {
+  findChildKeys,
+  findParentKeys,
+  isChildSuspended,
+  type Database,
+  type PublicJwk,
+} from "@stream-registry/store";
 import { createVerifier, TokenError } from "fast-jwt";
 import type { JWTPayload } from "jose";
 import { AuthenticationError } from "./authentication-error.ts";
@@ -107,6 +113,9 @@ export class RegistryTokenVerifier implements Verifier {
           `wrong issuer: registry:${id} is neither this registry's parent nor one of its child registries`,
         );
       }
+      // An admin here suspended it (SUSPEND CHILD REGISTRY): refused until it is resumed.
+      if (role === "child" && (await isChildSuspended(this.deps.db.prisma, id)))
+        throw new AuthenticationError(`registry:${id} is a child registry suspended here`);
       found = { pinned: { role, checks: signatureChecks(keys) }, until: now + KEYS_CACHE_MS };
       if (this.cache.size > 1_000) this.cache.clear();
       this.cache.set(id, found);

@@ -4,7 +4,7 @@ import type { ApolloServer } from "@apollo/server";
 import { ANONYMOUS, ENROLLMENT, ErrorCode, type Principal } from "@stream-registry/core";
 import { isDatabaseUnavailable } from "@stream-registry/store";
 import { AuthenticationError } from "../auth/authentication-error.ts";
-import { isEnrollmentOnly } from "../auth/enrollment.ts";
+import { isEnrollmentOnly, isIdentityProbe } from "../auth/enrollment.ts";
 import { BUDGET_HEADER, budgetFrom, HOPS_HEADER } from "../graphql/child-calls.ts";
 import type { GraphQLContext } from "../graphql/context.ts";
 import type { PassedAnswer } from "../graphql/pass-through.ts";
@@ -127,9 +127,11 @@ export function createHttpServer(deps: HttpDeps): Server {
     }
     if (path !== "/graphql") return sendJson(res, 404, { error: `no route ${path}; the API is at /graphql` });
     // A credential is verified before the body is read: one that does not verify is refused at
-    // once. Without any, only Apollo Sandbox's page and a request that only registers or
+    // once. Without any, only Apollo Sandbox's page, a request that only registers or
     // unregisters a child registry (its input carries the enrollment token and the child's
-    // credential) are let through; the body is read, within its size limit, to tell.
+    // credential), and one that only asks this registry's id and public keys (a parent checking
+    // who answers at a registering child's URL) are let through; the body is read, within its
+    // size limit, to tell.
     let principal: Principal | undefined;
     let refusal: AuthenticationError | undefined;
     try {
@@ -146,7 +148,8 @@ export function createHttpServer(deps: HttpDeps): Server {
     const { ok, body } = await readJsonBody(req, res, principal ? undefined : ENROLLMENT_BODY_BYTES);
     if (!ok) return;
     if (!principal) {
-      if (!isEnrollmentOnly(body)) return sendUnauthenticated(res, refusal!, requestId);
+      if (!isEnrollmentOnly(body) && !isIdentityProbe(body))
+        return sendUnauthenticated(res, refusal!, requestId);
       principal = ENROLLMENT;
     }
     // The tree's own headers count only from the registry above (or when nobody is verified):

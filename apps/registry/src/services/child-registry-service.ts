@@ -56,13 +56,13 @@ const MAX_VERSION_LENGTH = 100;
 export class ChildRegistryService {
   private readonly token: Buffer | undefined;
   private readonly routeCache = new ChildRoutes(() => listChildRoutes(this.deps.db.prisma));
-  /** Every call to a child goes through here: one circuit breaker per child; a suspended one is not called. */
-  readonly calls = new ChildCalls(
-    suspensionRefusal(
-      () => this.routeCache.all(),
-      (name) => this.pathOf(name),
-    ),
+  /** Why the child at a URL is not to be called (an admin here suspended it), or undefined. */
+  readonly refusal = suspensionRefusal(
+    () => this.routeCache.all(),
+    (name) => this.pathOf(name),
   );
+  /** Every call to a child goes through here: one circuit breaker per child; a suspended one is not called. */
+  readonly calls = new ChildCalls(this.refusal);
 
   constructor(
     private readonly deps: Pick<ServiceDeps, "db">,

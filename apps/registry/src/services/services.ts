@@ -12,6 +12,7 @@ import { DiscoveryIndex } from "./discovery-index-service.ts";
 import { GrantService } from "./grant-service.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { HealthService } from "./health-service.ts";
+import { ChildAdminService } from "./child-admin-service.ts";
 import { ChildRegistryService, type SelfDescription } from "./child-registry-service.ts";
 import { NamespaceService } from "./namespace-service.ts";
 import { ParentService } from "./parent-service.ts";
@@ -26,6 +27,8 @@ export interface Services {
   namespaces: NamespaceService;
   parent: ParentService;
   children: ChildRegistryService;
+  /** SHOW / SUSPEND / RESUME / DROP CHILD REGISTRY, for admins. */
+  childAdmin: ChildAdminService;
   index: DiscoveryIndex;
   grants: GrantService;
   tokens: ApiTokenService;
@@ -56,6 +59,13 @@ export function createServices(
   const parent = new ParentService(deps, options.identity, options.self, options.connect);
   const schemas = createSchemaRegistry(deps);
   const streamSchemas = new StreamSchemas(deps, schemas);
+  const children = new ChildRegistryService(
+    deps,
+    options.identity,
+    options.self,
+    options.enrollmentToken,
+    options.connect,
+  );
   return {
     clusters: new ClusterService(deps, options.clusterPresets, options.connect),
     streams: new StreamService(deps),
@@ -64,13 +74,8 @@ export function createServices(
     health: new HealthService(options.healthIntervalMs ?? 0),
     namespaces: new NamespaceService(deps, options.identity, parent),
     parent,
-    children: new ChildRegistryService(
-      deps,
-      options.identity,
-      options.self,
-      options.enrollmentToken,
-      options.connect,
-    ),
+    children,
+    childAdmin: new ChildAdminService(deps, children),
     index: new DiscoveryIndex(deps),
     grants: new GrantService(deps, () => options.identity.lineage(options.oidcIssuer)),
     tokens: new ApiTokenService(deps.db, options.onTokenRevoked ?? (() => {})),

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, onTestFinished } from "vitest";
@@ -153,6 +153,12 @@ export async function htmlServer(): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
 }
 
+/** A fresh Ed25519 public key as a registry publishes it (a JWK with a key id). */
+export function publicJwk(): Record<string, string> {
+  const jwk = generateKeyPairSync("ed25519").publicKey.export({ format: "jwk" }) as Record<string, string>;
+  return { ...jwk, kid: randomUUID() };
+}
+
 /** A call a hung child took: the operation named in its body, and whether its caller hung up. */
 export interface HungCall {
   operationName: string | undefined;
@@ -167,20 +173,27 @@ export interface HungCall {
  */
 export async function hungChild(parent: RegistryClient): Promise<{ calls: HungCall[] }> {
   const calls: HungCall[] = [];
-  const hung = createServer((req) => {
+  const registryId = randomUUID();
+  const keys = [publicJwk()];
+  const hung = createServer((req, res) => {
     const call: HungCall = { operationName: undefined, closed: false };
     calls.push(call);
     let body = "";
     req.on("data", (chunk: Buffer) => {
       body += chunk.toString("utf8");
       call.operationName = /query\s+(\w+)/.exec(body)?.[1];
+      // Who it is, the parent asks when it registers: that alone is answered.
+      if (call.operationName === "RegistryIdentity" && !res.headersSent) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ data: { registry: { id: registryId, keys } } }));
+      }
     });
     req.socket.on("close", () => (call.closed = true));
   });
   await new Promise<void>((resolve) => hung.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(hung.address() as AddressInfo).port}/graphql`;
   const sdl = (await parent.query<{ _service: { sdl: string } }>(`{ _service { sdl } }`))._service.sdl;
-  const input = { registryId: randomUUID(), name: "hung", url, version: "0.1.0", sdl, token: TREE_TOKEN };
+  const input = { registryId, name: "hung", url, version: "0.1.0", sdl, token: TREE_TOKEN, keys };
   const { credential } = await mutate<{ credential: string }>(
     parent,
     `mutation ($input: RegisterChildRegistryInput!) {

@@ -5,6 +5,7 @@ import { routed } from "../routed.ts";
 import { apiTokenMutations } from "./api-tokens.ts";
 import { registryKeyMutations } from "./registry-keys.ts";
 import { grantMutations } from "./grants.ts";
+import { childAdminMutations } from "./child-admin.ts";
 import { hierarchyMutations } from "./hierarchy.ts";
 import { schemaMutations } from "./schemas.ts";
 
@@ -14,6 +15,7 @@ export const Mutation: MutationResolvers = {
       namespace: await context.services.namespaces.declareDefault(input.name, await callerIn(context)),
     })),
   ...hierarchyMutations,
+  ...childAdminMutations,
   ...grantMutations,
   ...apiTokenMutations,
   ...registryKeyMutations,

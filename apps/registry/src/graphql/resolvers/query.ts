@@ -5,6 +5,7 @@ import { subtreeConnection } from "../subtree.ts";
 import { indexLag } from "../indexed-list.ts";
 import { apiTokenQueries } from "./api-tokens.ts";
 import { grantQueries } from "./grants.ts";
+import { childAdminQueries } from "./child-admin.ts";
 import { hierarchyQueries } from "./hierarchy.ts";
 import { schemaQueries } from "./schemas.ts";
 import { primeStreams } from "../loaders.ts";
@@ -20,6 +21,7 @@ import {
 export const Query: QueryResolvers = {
   namespace: (_, __, { namespace }) => ({ path: namespace }),
   ...hierarchyQueries,
+  ...childAdminQueries,
   ...apiTokenQueries,
   ...grantQueries,
   ...schemaQueries,
