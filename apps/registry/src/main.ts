@@ -28,6 +28,8 @@ const config = (() => {
   }
 })();
 const logger = createLogger(config.logLevel);
+// Node, tsx and every module of the registry loaded (npm run bench:start): ms since the process started.
+logger.debug({ loadedMs: Math.round(performance.now()) }, "modules loaded");
 const starting = startRegistry(config, logger).catch((error: unknown) => {
   const refusal = refusalMessage(error);
   if (refusal !== undefined) refuse(refusal);

@@ -4,6 +4,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import pg from "pg";
 import { lockDataDir } from "./data-dir-lock.ts";
+import { fillFromTemplate } from "./pglite-template.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 
 /** Plain SQL on one session: what migrations and job leasing need beyond Prisma's query builder. */
@@ -71,6 +72,10 @@ async function openPGlite(dataDir: string | undefined): Promise<Database> {
   if (dataDir) {
     await mkdir(dataDir, { recursive: true });
     unlock = await lockDataDir(dataDir);
+    await fillFromTemplate(dataDir).catch(async (error: unknown) => {
+      await unlock();
+      throw error;
+    });
   }
   const pglite = await PGlite.create(dataDir ? { dataDir } : {}).catch(async (error: unknown) => {
     await unlock();
