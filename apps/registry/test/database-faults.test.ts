@@ -161,6 +161,26 @@ describe("a registry whose PostgreSQL database is dropped and created again (pro
     );
   });
 
+  it("answers a valid token DATABASE_UNAVAILABLE, never UNAUTHENTICATED, until the emptied database is rebuilt", async () => {
+    // Issue 19, finding 9: while migrations rebuilt the database, its api_token table existed
+    // before the first admin token was made again, and the token was refused as unknown (401).
+    const { database, registries } = await setUp();
+    const registry = registries[0]!;
+    await dropUnderneath(database);
+    await createAgain(database);
+    const statuses: number[] = [];
+    await eventually(
+      async () => {
+        const response = await registry.request("{ streams(first: 1) { totalCount } }");
+        statuses.push(response.status);
+        return response.status === 200 || response.status === 401 ? true : undefined;
+      },
+      20_000,
+      "the token to be answered again",
+    );
+    expect(statuses.filter((status) => status !== 503)).toEqual([200]);
+  });
+
   it("lets registries sharing the database migrate it once between them", async () => {
     const { database, registries } = await setUp(2);
     await dropUnderneath(database);

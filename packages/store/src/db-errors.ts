@@ -29,10 +29,22 @@ export function isWriteConflict(error: unknown): boolean {
 }
 
 /**
+ * The database cannot answer for what it holds, though it answers: it is being migrated again after
+ * it was emptied, so a row not found there (an API token) may only not be back yet.
+ */
+export class DatabaseRebuildingError extends Error {
+  constructor() {
+    super("the database is being migrated again after it was emptied");
+    this.name = "DatabaseRebuildingError";
+  }
+}
+
+/**
  * True when the database cannot serve the registry at all: the server is unreachable or refuses
  * us (stopped, restarting, too many connections, authentication), the database does not exist
- * (dropped), a connection died under a query, or the database lacks the registry's tables
- * (recreated empty: `isSchemaMissing`). Retrying later may work; nothing about the request is
+ * (dropped), a connection died under a query, the database lacks the registry's tables
+ * (recreated empty: `isSchemaMissing`), or they are being made again (`DatabaseRebuildingError`).
+ * Retrying later may work; nothing about the request is
  * wrong. Errors arrive in three shapes, all handled: Prisma errors whose `meta.driverAdapterError`
  * carries the adapter's classification (`kind`, `originalCode`), node-postgres errors with a
  * SQLSTATE or socket code (`withSession`), and node-postgres's own connection errors, which have
@@ -107,7 +119,8 @@ function isUnavailableSqlState(code: string): boolean {
 }
 
 function isUnavailableHere(e: ErrorLike): boolean {
-  if (e instanceof Prisma.PrismaClientInitializationError) return true;
+  if (e instanceof Prisma.PrismaClientInitializationError || e instanceof DatabaseRebuildingError)
+    return true;
   if (e instanceof Prisma.PrismaClientKnownRequestError && prismaCodes.has(e.code)) return true;
   const adapter = adapterCause(e);
   if (adapter) {

@@ -1,5 +1,6 @@
 import type { Principal } from "@stream-registry/core";
 import {
+  DatabaseRebuildingError,
   findApiTokenByHash,
   touchApiToken,
   type ApiTokenRecord,
@@ -30,6 +31,8 @@ export class ApiTokenVerifier {
     private readonly logger: Logger,
     /** This registry's id: the issuer of its API tokens. */
     private readonly registryId: () => string,
+    /** True while migrations rebuild an emptied database (MigrationGuard.applying). */
+    private readonly rebuilding: () => boolean = () => false,
   ) {}
 
   async verify(credential: string, now = Date.now()): Promise<Principal> {
@@ -37,6 +40,9 @@ export class ApiTokenVerifier {
       throw new AuthenticationError("malformed token: not an API token (srt_...)");
     const hash = hashApiToken(credential);
     const token = await this.find(hash, now);
+    // Its tables are made before its first admin token is made again: a token not found then
+    // may only not be back yet, and is answered 503 (retry), not 401 (issue 19, finding 9).
+    if (!token && this.rebuilding()) throw new DatabaseRebuildingError();
     if (!token) throw new AuthenticationError("unknown token");
     if (token.revokedAt) throw new AuthenticationError(`token revoked (${token.name})`);
     if (token.expiresAt && token.expiresAt.getTime() <= now) {

@@ -10,6 +10,7 @@ import {
 import { childCall, MAX_HOPS } from "./child-calls.ts";
 import type { GraphQLContext } from "./context.ts";
 import { checkCost } from "./guards/cost.ts";
+import { checkInputText } from "./guards/input-text.ts";
 import type { QueryLimits } from "./guards/query-limits.ts";
 
 /** The query fields routed by their `namespace` argument (routed.ts) that pass through whole. */
@@ -65,6 +66,8 @@ export function createPassThrough(schema: GraphQLSchema, limits: QueryLimits) {
     const operation = document && operationOf(document, request.operationName);
     const field = operation && onlyField(operation);
     if (!request || !document || !field || context.hops >= MAX_HOPS) return undefined;
+    // Refused as usual, before anything walks the variables (a deep one would overflow the stack).
+    if (checkInputText(document, request.variables)) return undefined;
     context.requestLog.operationName = operation.name?.value;
     const namespace = argumentValue(field.arguments, "namespace", request.variables);
     if (typeof namespace !== "string") return undefined;

@@ -1,4 +1,4 @@
-import { type CorpusCase } from "./security-corpus.ts";
+import { Q, type CorpusCase } from "./security-corpus.ts";
 import { ADMIN, as, caseList, op, UNAUTHENTICATED } from "./security-corpus-ops.ts";
 
 // The corpus's bombs and oversized bodies (the hardening corpus has the rest): refused before they cost.
@@ -8,6 +8,15 @@ const nested = (pairs: number) =>
 const aliases = (n: number, selection: string) =>
   `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${selection}`).join(" ")} }`;
 const LIMIT = { status: 400, code: "QUERY_LIMIT_EXCEEDED" } as const;
+const INVALID = { status: 400, code: "INVALID_INPUT" } as const;
+/** `{"d":{"d":...1...}}`, `levels` deep, as text: JSON.stringify itself overflows on it. */
+const deepJson = (levels: number) => `${'{"d":'.repeat(levels)}1${"}".repeat(levels)}`;
+/** A body whose variables hold `json` (text) at `at`, e.g. `{"input":{"name":"x","config":@}}`. */
+const rawOp = (query: string, variables: string, mutates = false) => ({
+  rawBody: `{"query":${JSON.stringify(query)},"variables":${variables}}`,
+  mutates,
+});
+const ENTITY_NAME = `query ($representations: [_Any!]!) { _entities(representations: $representations) { ... on Stream { name } } }`;
 const TOO_LARGE = { status: 413, code: "BAD_REQUEST" } as const;
 
 /** Deep, wide and long documents, bodies over the limit, and batches. */
@@ -58,6 +67,50 @@ export function limitCases(): CorpusCase[] {
       `mutation { ${Array.from({ length: 100 }, (_, i) => `m${i}: createStream(input: { namespace: "/aws", name: "bomb_${i}" }) { userErrors { code } }`).join(" ")} }`,
     ),
     LIMIT,
+  );
+  // Issue 19, finding 7: a 5,000-deep field overflowed the stack (HTTP 500) where the value was
+  // walked (a representation forwarded to its owner was JSON.stringify'd): refused at the edge.
+  for (const [where, namespace, name] of [
+    ["its owner /aws", "/aws", "aws_a"],
+    ["this registry", "/", "widgets_a"],
+  ] as const)
+    add(
+      "limits",
+      `a reader, an _entities representation of ${where} with a 5,000-deep extra field`,
+      "/",
+      as("reader"),
+      rawOp(
+        ENTITY_NAME,
+        `{"representations":[{"__typename":"Stream","namespace":"${namespace}","name":"${name}","extra":${deepJson(5_000)}}]}`,
+      ),
+      INVALID,
+    );
+  add(
+    "limits",
+    "a reader, a look-up passed through to /aws with an unused 5,000-deep variable",
+    "/",
+    as("reader"),
+    rawOp(`{ stream(namespace: "/aws", name: "aws_a") { name } }`, `{"junk":${deepJson(5_000)}}`),
+    INVALID,
+  );
+  add(
+    "limits",
+    "a writer, createStream with a config value 100 levels deep",
+    "/",
+    as("writer"),
+    rawOp(Q.createStream, `{"input":{"name":"deep_s","config":{"m":{"k":${deepJson(100)}}}}}`, true),
+    INVALID,
+  );
+  add(
+    "limits",
+    "a reader, an _entities literal 40 levels deep",
+    "/",
+    as("reader"),
+    op(
+      "deep literal",
+      `{ _entities(representations: [{ __typename: "Stream", namespace: "/aws", name: "aws_a", x: ${"{ d: ".repeat(40)}1${" }".repeat(40)} }]) { __typename } }`,
+    ),
+    INVALID,
   );
   add(
     "limits",

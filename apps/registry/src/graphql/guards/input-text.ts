@@ -6,12 +6,22 @@ import type { GraphQLContext } from "../context.ts";
 interface PathLink {
   key: string;
   parent: PathLink | undefined;
+  depth: number;
 }
 
 /**
+ * How deep a value of the request may nest (objects and lists in variables and literals). Every
+ * later walk of a client's value (coercion, JSON.stringify of a forwarded call, redaction, the
+ * stores) is recursive: bounded once here, none of them can overflow the stack.
+ */
+export const MAX_INPUT_DEPTH = 32;
+const tooDeep = `is nested more than ${MAX_INPUT_DEPTH} levels deep`;
+
+/**
  * Refuses any string of the request (a variable's keys and values at any depth, or a string
- * literal in the document) that no field can store: NUL, or a lone surrogate. Checked once at the
- * edge, so no resolver, store or provider ever sees one; the error names where it was.
+ * literal in the document) that no field can store: NUL, or a lone surrogate; and any value nested
+ * deeper than MAX_INPUT_DEPTH. Checked once at the edge, so no resolver, store or provider ever
+ * sees one; the error names where it was.
  */
 export function checkInputText(document: DocumentNode, variables: unknown): GraphQLError | undefined {
   const bad = badVariable(variables);
@@ -30,8 +40,10 @@ function badVariable(variables: unknown): { path: string[]; problem: string } | 
       const problem = textProblem(value);
       if (problem) return { path: toArray(path), problem };
     } else if (typeof value === "object" && value !== null) {
+      const depth = (path?.depth ?? 0) + 1;
+      if (depth > MAX_INPUT_DEPTH) return { path: toArray(path).slice(0, 4), problem: tooDeep };
       for (const [key, child] of Object.entries(value)) {
-        const childPath = { key, parent: path };
+        const childPath = { key, parent: path, depth };
         const problem = Array.isArray(value) ? undefined : textProblem(key);
         if (problem) return { path: toArray(childPath), problem: `has a key that ${problem}` };
         stack.push({ value: child, path: childPath });
@@ -43,7 +55,21 @@ function badVariable(variables: unknown): { path: string[]; problem: string } | 
 
 function checkLiterals(document: DocumentNode): GraphQLError | undefined {
   let found: GraphQLError | undefined;
+  let depth = 0;
+  const nest = {
+    enter(_node: ASTNode, _key: unknown, parent: unknown, _path: unknown, ancestors: readonly unknown[]) {
+      if (++depth <= MAX_INPUT_DEPTH) return undefined;
+      const at = [...ancestors, parent ?? []] as (ASTNode | readonly ASTNode[])[];
+      found = refusal(inputPath(at).slice(0, 4), tooDeep);
+      return BREAK;
+    },
+    leave() {
+      depth--;
+    },
+  };
   visit(document, {
+    ObjectValue: nest,
+    ListValue: nest,
     StringValue(node, _key, parent, _path, ancestors) {
       const problem = textProblem(node.value);
       if (!problem) return undefined;
