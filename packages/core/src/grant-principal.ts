@@ -70,6 +70,8 @@ export function parseGrantPrincipal(text: string, lineage: Lineage, field: strin
   const issuer = match[1]!;
   const kind = bare.slice(0, bare.indexOf(":"));
   if (issuer.length > MAX_ISSUER_LENGTH) throw invalid(`its issuer is longer than ${MAX_ISSUER_LENGTH}`);
+  // A URL parser drops tabs and newlines: the issuer is kept exactly as entered, and matched so.
+  if (/[\s\p{Cc}]/u.test(issuer)) throw invalid("its issuer contains white space or a control character");
   if (kind === "group") {
     throw invalid(
       "a group names no issuer: groups count only from this registry's own API tokens and its OIDC issuer",

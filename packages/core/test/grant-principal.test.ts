@@ -58,6 +58,7 @@ describe("parseGrantPrincipal", () => {
     ["group:us-platform@/", "a group names no issuer"],
     ["token:admin@/Bad Path", "is not valid"],
     ["robot:x@/", 'it must start with "user:", "group:", "token:"'],
+    ["user:bob@https://login.other.example/\n", "its issuer contains white space or a control character"],
   ])("refuses %j: %s", (entered, why) => {
     let refusal: unknown;
     try {
