@@ -1,4 +1,5 @@
 import { checkParent, RemoteRegistryError, unregisterFromParent } from "@stream-registry/federation";
+import { ErrorCode } from "@stream-registry/core";
 import { InfrastructureError } from "@stream-registry/provider-api";
 import {
   findParentLink,
@@ -58,7 +59,11 @@ export function parentLinkHandler(deps: ParentLinkDeps): ReconcileHandler<Parent
     }
     const answer = await registerWith(link, name, identity, self, signal).catch(unreachable);
     // Refused (another child took the name, a new token, a cycle): FAILED with the reasons.
-    if (!answer.accepted) throw new InfrastructureError(answer.refusal, { retriable: false });
+    // Suspended by the parent's admin (FORBIDDEN): retried, so it is registered again once resumed.
+    if (!answer.accepted) {
+      const suspended = answer.userErrors.some((e) => e.code === ErrorCode.FORBIDDEN);
+      throw new InfrastructureError(answer.refusal, { retriable: suspended });
+    }
     if (answer.credential) await recordParentCredential(deps.db.prisma, link.id, answer.credential);
     await record(link, answer.parent);
     return {
