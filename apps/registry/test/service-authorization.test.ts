@@ -62,7 +62,13 @@ describe("authorization in the services", () => {
       keyring: new Keyring([generateSecretKey("test")]),
       wakeReconciler: () => {},
     };
-    const self = { sdl: "", version: "test", url: () => "http://127.0.0.1:9/graphql", keys: () => [] };
+    const self = {
+      sdl: "",
+      version: "test",
+      url: () => "http://127.0.0.1:9/graphql",
+      keys: () => [],
+      prove: () => Promise.reject(new Error("this registry has no parent to prove itself to")),
+    };
     services = createServices(deps, { identity, self });
     const admin = caller("admin");
     await services.clusters.declare({ name: "c1", provider: "registry-only" }, admin);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attach, eventually, freePort, queryDatabase, TREE_TOKEN } from "@stream-registry/testkit";
+import { attach, eventually, freePort, queryDatabase, queryRows, TREE_TOKEN } from "@stream-registry/testkit";
 import {
   changeCount,
   childPaths,
@@ -152,7 +152,7 @@ describe("a tree of registries: registration, and what keeps the tree right", { 
     expect(await childPaths(at("/"))).toEqual(["/aws", "/mpaas"]);
   });
 
-  it("lets no other token holder move, take over or unregister a child: that takes its credential", async () => {
+  it("lets no other token holder move, take over or unregister a child: that takes a proof signed with its key", async () => {
     const aws = (await show(at("/"))).namespace.children.find((c) => c.name === "aws")!;
     const hijack = await at("/").query<{ registerChildRegistry: Payload }>(
       `mutation ($input: RegisterChildRegistryInput!) {
@@ -166,20 +166,20 @@ describe("a tree of registries: registration, and what keeps the tree right", { 
           sdl: (await at("/").query<{ _service: { sdl: string } }>(`{ _service { sdl } }`))._service.sdl,
           token: TREE_TOKEN,
           keys: [publicJwk()],
-          credential: "a guess",
+          proof: "a guess",
         },
       },
     );
     expect(hijack.registerChildRegistry.userErrors).toEqual([
-      expect.objectContaining({ code: "UNAUTHENTICATED", field: ["input", "credential"] }),
+      expect.objectContaining({ code: "UNAUTHENTICATED", field: ["input", "proof"] }),
     ]);
     const removed = await at("/").query<{ unregisterChildRegistry: Payload }>(
       `mutation ($input: UnregisterChildRegistryInput!) {
           unregisterChildRegistry(input: $input) { child { path } userErrors { code field message } } }`,
-      { input: { registryId: aws.registryId, token: TREE_TOKEN, credential: "another guess" } },
+      { input: { registryId: aws.registryId, proof: TREE_TOKEN } },
     );
     expect(removed.unregisterChildRegistry.userErrors).toEqual([
-      expect.objectContaining({ code: "UNAUTHENTICATED", field: ["input", "credential"] }),
+      expect.objectContaining({ code: "UNAUTHENTICATED", field: ["input", "proof"] }),
     ]);
     expect((await show(at("/"))).namespace.children.find((c) => c.name === "aws")?.url).toBe(at("/aws").url);
   });
@@ -196,7 +196,6 @@ describe("a tree of registries: registration, and what keeps the tree right", { 
             version: "0.1.0",
             ancestors: [self],
           },
-          credential: "c",
           userErrors: [],
         },
       },
@@ -288,7 +287,7 @@ describe("a tree of registries: registration, and what keeps the tree right", { 
     );
   });
 
-  it("registers again with a parent that lost the registration (a restore), within one check", async () => {
+  it("with a parent that lost the registration (a restore), fails saying so; declared again, it is back", async () => {
     const leaf = await show(at("/aws/us-reg1-xyz"));
     // /aws restored from a backup that lacks the leaf (its database, behind its back).
     const deleted = await queryDatabase(
@@ -298,11 +297,18 @@ describe("a tree of registries: registration, and what keeps the tree right", { 
     );
     expect(deleted).toBe(1);
     expect(await childPaths(at("/aws"))).not.toContain("/aws/us-reg1-xyz");
-    await eventually(
-      async () => ((await childPaths(at("/aws"))).includes("/aws/us-reg1-xyz") ? true : undefined),
+    // The enrollment token is not kept after the first registration: an operator gives it again.
+    const failed = await eventually(
+      async () => {
+        const { parent } = (await show(at("/aws/us-reg1-xyz"))).namespace;
+        return parent?.status.phase === "FAILED" ? parent.status : undefined;
+      },
       15_000,
-      "the leaf to register again",
+      "the leaf's link to fail",
     );
+    expect(failed.message).toContain("its first registration takes this registry's enrollment token");
+    expect(await declareParent(at("/aws/us-reg1-xyz"), at("/aws").url)).toMatchObject({ userErrors: [] });
+    expect(await childPaths(at("/aws"))).toContain("/aws/us-reg1-xyz");
   });
 
   it("never shows the enrollment token or a credential: not in answers, the change log or logs", async () => {
@@ -315,11 +321,13 @@ describe("a tree of registries: registration, and what keeps the tree right", { 
       expect(answers).not.toContain(TREE_TOKEN);
       expect(node.logs().join("\n")).not.toContain(TREE_TOKEN);
     }
-    const credentials = await queryDatabase(
-      at("/").databaseUrl!,
-      `SELECT credential_hash FROM child_registry`,
+    // Nor at rest: a child keeps no secret of its parent's (tree-registration-proof.test.ts).
+    const links = await queryRows<{ row: string }>(
+      at("/aws").databaseUrl!,
+      `SELECT row_to_json(l)::text AS row FROM parent_link l`,
     );
-    expect(credentials).toBeGreaterThan(0);
+    expect(links).toHaveLength(1);
+    expect(JSON.stringify(links)).not.toContain(TREE_TOKEN);
   });
 
   it("drops its parent: the registry becomes the root of its own tree, and the parent forgets it", async () => {

@@ -7,3 +7,4 @@ export * from "./remote-registry.ts";
 export * from "./schema-compat.ts";
 export * from "./subtree-cursor.ts";
 export * from "./registry-identity.ts";
+export * from "./registration-proof.ts";

@@ -18,9 +18,13 @@ export interface Registration {
   url: string;
   sdl: string;
   version: string;
-  token: string;
-  /** The credential the parent gave this registry id when it first registered; null the first time. */
-  credential: string | null;
+  /** The parent's enrollment token: what a registry id registering for the first time shows. */
+  token: string | null;
+  /**
+   * Signed with this registry's keys (a JWS, registration-proof.ts): what a registry id the parent
+   * knows shows instead; null when this registry knows no parent to prove itself to.
+   */
+  proof: string | null;
   /** Its public signing keys (JWKs): the parent pins them. */
   keys: Record<string, unknown>[];
 }
@@ -33,9 +37,7 @@ export interface RemoteUserError {
 }
 
 export type RegistrationOutcome =
-  /** `credential`: new, when the parent registered the id for the first time (keep it); else null. */
-  | { accepted: true; parent: RegistryInfo; credential: string | null }
-  | { accepted: false; userErrors: RemoteUserError[] };
+  { accepted: true; parent: RegistryInfo } | { accepted: false; userErrors: RemoteUserError[] };
 
 const INFO = `id namespace version ancestors keys`;
 const USER_ERRORS = `userErrors { code field message }`;
@@ -49,26 +51,26 @@ export async function registerWithParent(
   const data = await callRegistry<{
     registerChildRegistry: {
       parent: RegistryInfo | null;
-      credential: string | null;
       userErrors: RemoteUserError[];
     };
   }>(
     parentUrl,
     `mutation RegisterChildRegistry($input: RegisterChildRegistryInput!) {
-      registerChildRegistry(input: $input) { parent { ${INFO} } credential ${USER_ERRORS} } }`,
+      registerChildRegistry(input: $input) { parent { ${INFO} } ${USER_ERRORS} } }`,
     { input: registration },
     options,
   );
-  const { parent, credential, userErrors } = data.registerChildRegistry;
-  return parent && userErrors.length === 0
-    ? { accepted: true, parent, credential }
-    : { accepted: false, userErrors };
+  const { parent, userErrors } = data.registerChildRegistry;
+  return parent && userErrors.length === 0 ? { accepted: true, parent } : { accepted: false, userErrors };
 }
 
-/** Unregisters from the parent at `parentUrl`; unregistering what it does not know is success. */
+/**
+ * Unregisters from the parent at `parentUrl`, with a proof signed by this registry's keys;
+ * unregistering what it does not know is success.
+ */
 export async function unregisterFromParent(
   parentUrl: string,
-  child: { registryId: string; token: string; credential: string },
+  child: { registryId: string; proof: string },
   options: RemoteCallOptions,
 ): Promise<RemoteUserError[]> {
   const data = await callRegistry<{ unregisterChildRegistry: { userErrors: RemoteUserError[] } }>(

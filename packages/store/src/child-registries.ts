@@ -3,6 +3,7 @@ import type { HealthProbe } from "./cluster-health.ts";
 import { recordChange } from "./change-log.ts";
 import { resetChildIndex } from "./discovery-index.ts";
 import { lockRegistrySettings } from "./registry-settings.ts";
+import { spendRegistrationProof } from "./registration-proofs.ts";
 import type { PublicJwk } from "./registry-keys.ts";
 import type { Tx } from "./transaction.ts";
 
@@ -95,14 +96,26 @@ export async function listChildRoutes(db: Db): Promise<ChildRoute[]> {
 export type RegistrationRefusal =
   /** Another registry has the name. */
   | "taken"
-  /** The registry id is registered, and the credential shown is not the one it was given. */
-  | "credential";
+  /**
+   * The registry id is registered, and no proof was checked against the keys it holds now; or it
+   * is not (any longer), and the request was not enrolled with the enrollment token.
+   */
+  | "proof"
+  /** The proof was shown before. */
+  | "replayed";
 
 /**
- * Registers a child, or registers it again (a restart, a new name, URL or schema): one row per
- * registry id. A registry id registered already must show the credential it was given (its
- * SHA-256 `credentialHash` is compared): nobody else can move it or take its name. A new one is
- * stored with `newCredentialHash`. Registrations are applied one at a time (the settings row is
+ * How the service authenticated a registration: the enrollment token (for a registry id new
+ * here), or a proof it verified against the child's `pinned` keys, spent (its jti recorded) here.
+ */
+export type RegistrationAuth =
+  { enrolled: true } | { proof: { jti: string; expiresAt: Date; pinned: readonly PublicJwk[] } };
+
+/**
+ * Registers a child, or registers it again (a restart, a new name, URL, schema or keys): one row
+ * per registry id. A registry id registered already must have shown a proof signed with a key it
+ * registered with (`auth.proof`, checked against the keys it still holds, and spent once): nobody
+ * else can move it or take its name. Registrations are applied one at a time (the settings row is
  * locked), so the checks hold. A change-log entry ("child_registry", keyed by its path) when it is
  * new or something changed; registering again as it was writes nothing. A child that takes
  * another name, or leaves, is dropped from the discovery index (`resetChildIndex`).
@@ -110,13 +123,14 @@ export type RegistrationRefusal =
 export async function registerChildRegistry(
   tx: Tx,
   child: ChildRegistration,
-  credentials: { shownHash: string | null; newHash: string },
+  auth: RegistrationAuth,
   path: string,
   actor: string,
 ): Promise<{ child: ChildRegistry; created: boolean } | { refused: RegistrationRefusal }> {
   await lockRegistrySettings(tx);
   const existing = await tx.childRegistry.findUnique({ where: { registryId: child.registryId } });
-  if (existing && existing.credentialHash !== credentials.shownHash) return { refused: "credential" };
+  const proven = await provenAs(tx, existing, auth);
+  if (proven !== true) return { refused: proven };
   const holder = await tx.childRegistry.findUnique({
     where: { name: child.name },
     select: { registryId: true },
@@ -136,7 +150,7 @@ export async function registerChildRegistry(
     const row = { ...child, keys: child.keys as object[] };
     await tx.childRegistry.upsert({
       where: { registryId: child.registryId },
-      create: { ...row, credentialHash: credentials.newHash },
+      create: row,
       update: row,
     });
     await recordChange(tx, {
@@ -152,26 +166,38 @@ export async function registerChildRegistry(
 }
 
 /**
- * Forgets a child that shows its credential (its hash compared); null, writing nothing, if it was
- * not registered, "credential" if the credential is not its own.
+ * Forgets a child that proved itself (`proof`, verified against `pinned`); null, writing
+ * nothing, if it was not registered, a refusal if its keys changed since or the proof was shown
+ * before.
  */
 export async function unregisterChildRegistry(
   tx: Tx,
   registryId: string,
-  shownHash: string | null,
+  proof: { jti: string; expiresAt: Date; pinned: readonly PublicJwk[] },
   path: (name: string) => string,
   actor: string,
-): Promise<ChildRegistry | null | "credential"> {
+): Promise<ChildRegistry | null | Exclude<RegistrationRefusal, "taken">> {
   await lockRegistrySettings(tx);
-  const child = await findChildRegistry(tx, registryId);
-  if (!child) return null;
-  const { credentialHash } = (await tx.childRegistry.findUnique({
-    where: { id: child.id },
-    select: { credentialHash: true },
-  }))!;
-  if (credentialHash !== shownHash) return "credential";
+  const existing = await tx.childRegistry.findUnique({ where: { registryId } });
+  if (!existing) return null;
+  const proven = await provenAs(tx, existing, { proof });
+  if (proven !== true) return proven;
+  const child = (await findChildRegistry(tx, registryId))!;
   await forgetChildRegistry(tx, child, path(child.name), actor);
   return child;
+}
+
+/** Whether `auth` authenticates a registration of `existing` (null: a registry id new here). */
+async function provenAs(
+  tx: Tx,
+  existing: { keys: unknown } | null,
+  auth: RegistrationAuth,
+): Promise<true | Exclude<RegistrationRefusal, "taken">> {
+  if (!existing) return "enrolled" in auth ? true : "proof";
+  // Checked against the keys it holds still: a registration that changed them meanwhile wins.
+  if (!("proof" in auth) || keyIds(existing.keys as PublicJwk[]) !== keyIds(auth.proof.pinned))
+    return "proof";
+  return (await spendRegistrationProof(tx, auth.proof.jti, auth.proof.expiresAt)) ? true : "replayed";
 }
 
 /**

@@ -23,6 +23,7 @@ export * from "./migrate.ts";
 export * from "./migration-errors.ts";
 export * from "./observations.ts";
 export * from "./parent-link.ts";
+export * from "./registration-proofs.ts";
 export * from "./registry-keys.ts";
 export * from "./registry-settings.ts";
 export * from "./resource-journal.ts";

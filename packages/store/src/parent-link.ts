@@ -17,13 +17,13 @@ export const PARENT_LINK_RESOURCE = defineResourceTable({
   observationKey: "link_id",
 });
 
-/** This registry's link to its parent registry, with what the parent last said of itself. */
+/**
+ * This registry's link to its parent registry, with what the parent last said of itself. It holds
+ * no secret: the enrollment token served the first registration, and is not kept; afterwards
+ * this registry proves itself with its signing keys (registry_key, sealed).
+ */
 export interface ParentLink extends ResourceStatus {
   url: string;
-  /** The parent's enrollment token: sent to it, never shown. */
-  token: string;
-  /** The credential the parent gave this registry when it first registered (null: not yet). */
-  credential: string | null;
   parentRegistryId: string | null;
   parentPath: string | null;
   message: string | null;
@@ -39,7 +39,7 @@ export interface ParentView {
   keys: PublicJwk[];
 }
 
-const COLUMNS = `id::text AS id, url, token, credential, parent_registry_id::text AS "parentRegistryId",
+const COLUMNS = `id::text AS id, url, parent_registry_id::text AS "parentRegistryId",
   parent_path AS "parentPath", generation, observed_generation AS "observedGeneration",
   pending_creates AS "pendingCreates", phase::text AS phase, message, status_updated_at AS "statusUpdatedAt"`;
 
@@ -66,12 +66,12 @@ export async function findLiveParentLink(db: Db): Promise<ParentLink | null> {
 /**
  * Makes `url` this registry's parent, after the parent accepted its registration (`parent` is
  * what it answered): the link is written ONLINE with no job. A link to another parent is DELETING
- * with a job, which unregisters from that parent; declaring the parent it has takes the new token.
+ * with a job, which unregisters from that parent; declaring the parent it has is a new generation.
  * One transaction with the settings locked: returns the link and the settings as they are now.
  */
 export async function declareParentLink(
   tx: Tx,
-  declared: { url: string; token: string; credential: string | null; parent: ParentView },
+  declared: { url: string; parent: ParentView },
   actor: string,
 ): Promise<{ link: ParentLink; settings: RegistrySettings }> {
   const before = await lockRegistrySettings(tx);
@@ -81,20 +81,15 @@ export async function declareParentLink(
   const { parent } = declared;
   if (id) {
     await tx.$executeRawUnsafe(
-      `UPDATE parent_link SET token = $2, credential = $3, generation = generation + 1, updated_at = $4
-       WHERE id = $1::uuid`,
+      `UPDATE parent_link SET generation = generation + 1, updated_at = $2 WHERE id = $1::uuid`,
       id,
-      declared.token,
-      declared.credential,
       new Date(),
     );
   } else {
     const [made] = await tx.$queryRawUnsafe<{ id: string }[]>(
-      `INSERT INTO parent_link (id, url, token, credential, updated_at)
-       VALUES (gen_random_uuid(), $1, $2, $3, $4) RETURNING id::text AS id`,
+      `INSERT INTO parent_link (id, url, updated_at)
+       VALUES (gen_random_uuid(), $1, $2) RETURNING id::text AS id`,
       declared.url,
-      declared.token,
-      declared.credential,
       new Date(),
     );
     id = made!.id;
@@ -189,28 +184,6 @@ async function writeParentView(tx: Tx, id: string, parent: ParentView): Promise<
     parent.path,
     JSON.stringify(parent.ancestors),
     JSON.stringify(parent.keys),
-  );
-}
-
-/**
- * The credential the parent at `url` gave this registry, from the link to it (live, or one being
- * left): what registering there again shows.
- */
-export async function findParentCredential(db: Db, url: string): Promise<string | null> {
-  const [row] = await db.$queryRawUnsafe<{ credential: string }[]>(
-    `SELECT credential FROM parent_link WHERE url = $1 AND credential IS NOT NULL
-     ORDER BY created_at DESC LIMIT 1`,
-    url,
-  );
-  return row?.credential ?? null;
-}
-
-/** Keeps the credential a parent gave when it registered this registry anew (it had lost it). */
-export async function recordParentCredential(db: Db, linkId: string, credential: string): Promise<void> {
-  await db.$executeRawUnsafe(
-    `UPDATE parent_link SET credential = $2 WHERE id = $1::uuid`,
-    linkId,
-    credential,
   );
 }
 

@@ -29,7 +29,6 @@ describe.each(databaseKinds)("the discovery index on %s", (kind) => {
         url: "http://aws/graphql",
         sdl: "",
         version: "1",
-        credentialHash: "x",
       },
     });
     childId = child.id;

@@ -238,7 +238,6 @@ describe.each(databaseKinds)("grants and what lists show on %s", (kind) => {
           url: "http://aws/graphql",
           sdl: "",
           version: "1",
-          credentialHash: "x",
         },
       });
       const rows = [

@@ -52,6 +52,21 @@ export async function createAgain(database: TestDatabase): Promise<void> {
   await withAdmin((client) => client.query(`CREATE DATABASE "${name}"`));
 }
 
+/**
+ * A new PostgreSQL database holding a copy of the one at `url` (CREATE DATABASE ... TEMPLATE), as
+ * someone who took a copy of it has: nobody may be connected to it meanwhile (stop its registry).
+ */
+export async function copyDatabase(url: string, label = "copy"): Promise<TestDatabase> {
+  const copy = await createTestDatabase("postgres", label);
+  const name = databaseName(copy);
+  const from = decodeURIComponent(new URL(url).pathname.slice(1));
+  await withAdmin(async (client) => {
+    await client.query(`DROP DATABASE "${name}"`);
+    await client.query(`CREATE DATABASE "${name}" TEMPLATE "${from}"`);
+  });
+  return copy;
+}
+
 function databaseName(database: TestDatabase): string {
   if (!database.url) throw new Error(`a ${database.kind} test database has no PostgreSQL database to drop`);
   return decodeURIComponent(new URL(database.url).pathname.slice(1));

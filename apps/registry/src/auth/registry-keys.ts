@@ -1,5 +1,6 @@
-import { createPrivateKey, generateKeyPairSync, randomUUID } from "node:crypto";
+import { createPrivateKey, generateKeyPairSync, randomUUID, type KeyObject } from "node:crypto";
 import type { Keyring, Principal } from "@stream-registry/core";
+import { registrationClaims, type RegistrationPurpose } from "@stream-registry/federation";
 import {
   addFirstRegistryKey,
   addRegistryKey,
@@ -13,6 +14,7 @@ import {
 import { createSigner } from "fast-jwt";
 import { calculateJwkThumbprint } from "jose";
 import { actClaimOf, type ActClaim } from "./forwarded-principal.ts";
+import { signRegistrationProof } from "./registration-proof.ts";
 
 /** The longest a token one registry signs for another lives: a stolen one is soon worth nothing. */
 export const REGISTRY_TOKEN_TTL_S = 60;
@@ -118,6 +120,26 @@ export class RegistryKeys {
     return { authorization: `Bearer ${this.tokenFor(audience, principal)}` };
   }
 
+  /**
+   * A proof for the parent `parent` (its registry id) that this registry asks to `purpose` what
+   * `digest` names, signed with every key it holds (retired ones too, until they are pruned): the
+   * parent pinned some of them (docs/security.md, "Registration").
+   */
+  async proveRegistration(parent: string, purpose: RegistrationPurpose, digest: string): Promise<string> {
+    const rows = await listRegistryKeys(this.db.prisma);
+    const keys = rows.map((row) => ({ kid: row.kid, key: this.privateKeyOf(row) }));
+    return signRegistrationProof(
+      keys,
+      registrationClaims(this.registryId(), parent, purpose, digest, randomUUID()),
+    );
+  }
+
+  private privateKeyOf(row: RegistryKeyRow): KeyObject {
+    const seed = this.keyring.unwrap(row.privateKey, registryKeyOwner(row.kid));
+    const { kty, crv, x } = row.publicJwk;
+    return createPrivateKey({ key: { kty, crv, x, d: seed.toString("base64url") }, format: "jwk" });
+  }
+
   private sign(audience: string, claims: RegistryClaims): string {
     this.rereadIfStale(Date.now());
     const signer = this.signer;
@@ -138,9 +160,7 @@ export class RegistryKeys {
     const rows = await listRegistryKeys(this.db.prisma);
     const current = rows.find((row) => row.retiredAt === null) ?? rows[0];
     if (current && current.kid !== this.signer?.kid) {
-      const seed = this.keyring.unwrap(current.privateKey, registryKeyOwner(current.kid));
-      const { kty, crv, x } = current.publicJwk;
-      const key = createPrivateKey({ key: { kty, crv, x, d: seed.toString("base64url") }, format: "jwk" });
+      const key = this.privateKeyOf(current);
       const sign: Sign = createSigner({
         key: key.export({ format: "pem", type: "pkcs8" }) as string,
         algorithm: "EdDSA",

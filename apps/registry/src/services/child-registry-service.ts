@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import {
   checkName,
   checkNamespacePath,
@@ -8,7 +8,12 @@ import {
   userError,
   type UserError,
 } from "@stream-registry/core";
-import { ChildCalls, schemaGaps, type RegistryInfo } from "@stream-registry/federation";
+import {
+  ChildCalls,
+  schemaGaps,
+  type RegistrationPurpose,
+  type RegistryInfo,
+} from "@stream-registry/federation";
 import {
   findChildKeys,
   findChildRegistry,
@@ -20,6 +25,7 @@ import {
   writeTransaction,
   type ChildRegistration,
   type ChildRegistry,
+  type RegistrationAuth,
   type ChildRoute,
   type PublicJwk,
 } from "@stream-registry/store";
@@ -28,6 +34,7 @@ import type { RegistryIdentity } from "../identity.ts";
 import { ChildRoutes } from "./child-routes.ts";
 import { checkChildAnswers } from "./child-identity-check.ts";
 import { suspensionRefusal } from "./child-suspension.ts";
+import { checkRegistrationProof, proofRefusal } from "./registration-proof-check.ts";
 import { checkRegistryUrl } from "./registry-url.ts";
 import { ConnectGuard, urlTarget } from "./connect-guard.ts";
 import type { Actor, ServiceDeps } from "./deps.ts";
@@ -42,6 +49,8 @@ export interface SelfDescription {
   url(): string;
   /** Its public signing keys, the signing one first (auth/registry-keys.ts). */
   keys(): PublicJwk[];
+  /** A registration proof for the parent `parent` (RegistryKeys.proveRegistration). */
+  prove(parent: string, purpose: RegistrationPurpose, digest: string): Promise<string>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -169,19 +178,21 @@ export class ChildRegistryService {
   }
 
   /**
-   * Registers a child, or registers it again. Refused: without the enrollment token, for a
+   * Registers a child, or registers it again. Refused: a new registry id without the enrollment
+   * token, a registered one without a proof signed with a key it registered with (`proof`), for a
    * registry that is this one or one of its ancestors (a cycle), for a schema this registry cannot
    * serve, and for a name another child has.
    */
   async register(
     input: Omit<ChildRegistration, "keys"> & {
-      token: string;
-      credential?: string | null;
+      token?: string | null;
+      proof?: string | null;
       keys?: unknown[] | null;
     },
     { actor }: Actor,
-  ): Promise<{ child: ChildRegistry; parent: RegistryInfo; credential: string | null }> {
-    this.authenticate(input.token);
+  ): Promise<{ child: ChildRegistry; parent: RegistryInfo }> {
+    const pinned = await this.pinnedKeys(input.registryId);
+    if (!pinned) this.authenticate(input.token);
     const errors: UserError[] = [];
     if (!UUID.test(input.registryId)) {
       errors.push(userError(ErrorCode.INVALID_INPUT, ["input", "registryId"], "registryId must be a UUID"));
@@ -242,7 +253,7 @@ export class ChildRegistryService {
         ),
       ]);
     }
-    const { token: _token, credential, keys, ...rest } = input;
+    const { token: _token, proof, keys, ...rest } = input;
     const registration: ChildRegistration = {
       ...rest,
       keys: publicKeysOf((keys ?? []) as Record<string, unknown>[]),
@@ -256,19 +267,21 @@ export class ChildRegistryService {
         ),
       ]);
     }
+    // A registered id proves it holds a key it registered with: nothing stored anywhere will do.
+    const auth: RegistrationAuth = pinned
+      ? await checkRegistrationProof(proof, pinned, {
+          child: input.registryId,
+          parent: this.identity.registryId,
+          purpose: "register",
+          fields: registration,
+        })
+      : { enrolled: true };
     // Last, as it calls out: the URL must answer as the registering registry, with these keys.
     const unlike = await checkChildAnswers(registration);
     if (unlike) throw new UserErrors([unlike]);
     const path = this.pathOf(input.name);
-    const made = randomBytes(32).toString("base64url");
     const outcome = await writeTransaction(this.deps.db.prisma, (tx) =>
-      registerChildRegistry(
-        tx,
-        registration,
-        { shownHash: credential ? hashOf(credential) : null, newHash: hashOf(made) },
-        path,
-        actor,
-      ),
+      registerChildRegistry(tx, registration, auth, path, actor),
     );
     this.routeCache.forget();
     if ("refused" in outcome) {
@@ -279,49 +292,42 @@ export class ChildRegistryService {
               ["input", "name"],
               `namespace ${path} is owned by another child registry already`,
             )
-          : userError(
-              ErrorCode.UNAUTHENTICATED,
-              ["input", "credential"],
-              `registry ${input.registryId} is registered here already; registering it again takes the credential it was given when it first registered`,
-            ),
+          : proofRefusal(outcome.refused, input.registryId),
       ]);
     }
-    return { child: outcome.child, parent: self, credential: outcome.created ? made : null };
+    return { child: outcome.child, parent: self };
   }
 
   /**
-   * Forgets a child that shows its credential; null if it was not registered (unregistering is
-   * idempotent).
+   * Forgets a child that proves itself (`proof`, signed with a key it registered with); null if it
+   * was not registered (unregistering is idempotent).
    */
   async unregister(
-    input: { registryId: string; token: string; credential: string },
+    input: { registryId: string; proof: string },
     { actor }: Actor,
   ): Promise<ChildRegistry | null> {
-    this.authenticate(input.token);
-    if (!UUID.test(input.registryId)) return null;
+    const pinned = await this.pinnedKeys(input.registryId);
+    if (!pinned) return null;
+    const auth = await checkRegistrationProof(input.proof, pinned, {
+      child: input.registryId,
+      parent: this.identity.registryId,
+      purpose: "unregister",
+      fields: input,
+    });
     const outcome = await writeTransaction(this.deps.db.prisma, (tx) =>
-      unregisterChildRegistry(
-        tx,
-        input.registryId,
-        hashOf(input.credential),
-        (name) => this.pathOf(name),
-        actor,
-      ),
+      unregisterChildRegistry(tx, input.registryId, auth.proof, (name) => this.pathOf(name), actor),
     );
     this.routeCache.forget();
-    if (outcome === "credential") {
-      throw new UserErrors([
-        userError(
-          ErrorCode.UNAUTHENTICATED,
-          ["input", "credential"],
-          `the credential is not registry ${input.registryId}'s`,
-        ),
-      ]);
-    }
+    if (typeof outcome === "string") throw new UserErrors([proofRefusal(outcome, input.registryId)]);
     return outcome;
   }
 
-  private authenticate(token: string): void {
+  /** The keys the child `registryId` registered with; null if it is not registered here. */
+  private async pinnedKeys(registryId: string): Promise<PublicJwk[] | null> {
+    return UUID.test(registryId) ? findChildKeys(this.deps.db.prisma, registryId) : null;
+  }
+
+  private authenticate(token: string | null | undefined): void {
     if (!this.token) {
       throw new UserErrors([
         userError(
@@ -332,19 +338,19 @@ export class ChildRegistryService {
       ]);
     }
     // Digests of equal length, compared in constant time: the answer's timing tells nothing.
-    if (!timingSafeEqual(createHash("sha256").update(token, "utf8").digest(), this.token)) {
+    const shown = createHash("sha256")
+      .update(token ?? "", "utf8")
+      .digest();
+    if (!timingSafeEqual(shown, this.token)) {
       throw new UserErrors([
         userError(
           ErrorCode.UNAUTHENTICATED,
           ["input", "token"],
-          "the enrollment token is not this registry's",
+          token
+            ? "the enrollment token is not this registry's"
+            : "this registry id is not registered here: its first registration takes this registry's enrollment token (DECLARE PARENT REGISTRY ... WITH TOKEN)",
         ),
       ]);
     }
   }
-}
-
-/** How a credential is stored: its SHA-256, so a copy of the database gives no child's credential. */
-function hashOf(credential: string): string {
-  return createHash("sha256").update(credential, "utf8").digest("base64url");
 }

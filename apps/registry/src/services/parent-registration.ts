@@ -1,6 +1,7 @@
 import { checkNamespacePath, ErrorCode, userError, type UserError } from "@stream-registry/core";
 import {
   registerWithParent,
+  registrationDigest,
   RemoteRegistryError,
   type RegistryInfo,
   type RemoteUserError,
@@ -18,34 +19,37 @@ const MAX_PATH_LENGTH = 1_024;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type ParentAnswer =
-  | { accepted: true; parent: ParentView; credential: string | null }
+  | { accepted: true; parent: ParentView }
   | { accepted: false; refusal: string; userErrors: RemoteUserError[] };
 
 /**
- * Registers this registry under `name` with the parent at `url`, showing the credential it was
- * given there before (if any): what the parent answered, or a RemoteRegistryError when it did not
- * answer as a registry. An answer that would make this registry its own ancestor, or that is not a
- * registry's, is a refusal.
+ * Registers this registry under `name` with the parent at `url`: the first time with the parent's
+ * enrollment `token`, then with a proof signed with its keys for the parent it knows
+ * (`parentRegistryId`, which ignores it if it does not know this registry). What the parent
+ * answered, or a RemoteRegistryError when it did not answer as a registry. An answer that would
+ * make this registry its own ancestor, or that is not a registry's, is a refusal.
  */
 export async function registerWith(
-  link: { url: string; token: string; credential: string | null },
+  link: { url: string; token?: string; parentRegistryId: string | null },
   name: string,
   identity: RegistryIdentity,
   self: SelfDescription,
   signal?: AbortSignal,
 ): Promise<ParentAnswer> {
+  const fields = {
+    registryId: identity.registryId,
+    name,
+    url: self.url(),
+    sdl: self.sdl,
+    version: self.version,
+    keys: self.keys().map((key) => ({ ...key })),
+  };
+  const proof = link.parentRegistryId
+    ? await self.prove(link.parentRegistryId, "register", registrationDigest("register", fields))
+    : null;
   const outcome = await registerWithParent(
     link.url,
-    {
-      registryId: identity.registryId,
-      name,
-      url: self.url(),
-      sdl: self.sdl,
-      version: self.version,
-      token: link.token,
-      credential: link.credential,
-      keys: self.keys().map((key) => ({ ...key })),
-    },
+    { ...fields, token: link.token ?? null, proof },
     { timeoutMs: PARENT_TIMEOUT_MS, signal },
   );
   if (!outcome.accepted) {
@@ -65,7 +69,7 @@ export async function registerWith(
       userErrors: [{ code: ErrorCode.INVALID_INPUT, field: ["input", "url"], message }],
     };
   }
-  return { accepted: true, parent: parentView(outcome.parent), credential: outcome.credential };
+  return { accepted: true, parent: parentView(outcome.parent) };
 }
 
 /**

@@ -4,8 +4,6 @@ import {
   declareParentLink,
   dropParentLink,
   findLiveParentLink,
-  findParentCredential,
-  recordParentCredential,
   writeTransaction,
   type ParentLink,
 } from "@stream-registry/store";
@@ -75,9 +73,15 @@ export class ParentService {
     }
     if (errors.length === 0) pushIf(errors, this.unreachableSelf(input.url));
     throwIfAny(errors);
-    const credential = await findParentCredential(this.deps.db.prisma, input.url);
+    // Registered there already (the parent it has, again): it proves itself with its keys.
+    const live = await findLiveParentLink(this.deps.db.prisma);
     const answer = await orRemoteError(
-      registerWith({ ...input, credential }, name!, this.identity, this.self),
+      registerWith(
+        { ...input, parentRegistryId: live?.parentRegistryId ?? null },
+        name!,
+        this.identity,
+        this.self,
+      ),
     );
     if (answer instanceof RemoteRegistryError || !answer.accepted) {
       throw new UserErrors(
@@ -89,16 +93,7 @@ export class ParentService {
       );
     }
     const { link, settings } = await writeTransaction(this.deps.db.prisma, (tx) =>
-      declareParentLink(
-        tx,
-        {
-          url: input.url,
-          token: input.token,
-          credential: answer.credential ?? credential,
-          parent: answer.parent,
-        },
-        actor,
-      ),
+      declareParentLink(tx, { url: input.url, parent: answer.parent }, actor),
     );
     this.identity.apply(settings);
     // A parent left behind is unregistered from by the reconciler.
@@ -144,16 +139,12 @@ export class ParentService {
     const field = ["input", "name"];
     const errors = registrationErrors(link.url, answer, { url: field, token: field, other: field });
     throwIfAny(errors);
-    // The parent had lost this registry and registered it anew: keep its new credential.
-    if (!(answer instanceof RemoteRegistryError) && answer.accepted && answer.credential) {
-      await recordParentCredential(this.deps.db.prisma, link.id, answer.credential);
-    }
   }
 }
 
-/** A parent link without its secrets (the parent's token, the credential it gave): what clients see. */
-export type PublicParentLink = Omit<ParentLink, "token" | "credential">;
+/** A parent link as clients see it: it holds no secret. */
+export type PublicParentLink = ParentLink;
 
-function publicLink({ token: _token, credential: _credential, ...rest }: ParentLink): PublicParentLink {
-  return rest;
+function publicLink(link: ParentLink): PublicParentLink {
+  return link;
 }

@@ -80,7 +80,13 @@ export const bindings: SubjectFactory = async (db, platform) => {
   };
   const identity = await RegistryIdentity.load(db.prisma, false, () => {});
   // A registry with no parent and no children: what it would tell them is never asked.
-  const self = { sdl: "", version: "kernel-test", url: () => "http://127.0.0.1:9/graphql", keys: () => [] };
+  const self = {
+    sdl: "",
+    version: "kernel-test",
+    url: () => "http://127.0.0.1:9/graphql",
+    keys: () => [],
+    prove: () => Promise.reject(new Error("this registry has no parent to prove itself to")),
+  };
   const services = createServices(deps, { identity, self });
   await services.clusters.declare({ name: CLUSTER, provider: "fake" }, actor);
   const config = (size: number) => ({ "fake.platform": { size } });

@@ -194,18 +194,20 @@ export async function hungChild(parent: RegistryClient): Promise<{ calls: HungCa
   const url = `http://127.0.0.1:${(hung.address() as AddressInfo).port}/graphql`;
   const sdl = (await parent.query<{ _service: { sdl: string } }>(`{ _service { sdl } }`))._service.sdl;
   const input = { registryId, name: "hung", url, version: "0.1.0", sdl, token: TREE_TOKEN, keys };
-  const { credential } = await mutate<{ credential: string }>(
+  await mutate(
     parent,
     `mutation ($input: RegisterChildRegistryInput!) {
-      registerChildRegistry(input: $input) { credential userErrors { code field message } } }`,
+      registerChildRegistry(input: $input) { child { name } userErrors { code field message } } }`,
     { input },
   );
+  // Removed by the parent's admin: it holds no key to prove itself with and unregister.
+  const { registry } = await parent.query<{ registry: { namespace: string } }>(`{ registry { namespace } }`);
   onTestFinished(async () => {
     await mutate(
       parent,
-      `mutation ($input: UnregisterChildRegistryInput!) {
-        unregisterChildRegistry(input: $input) { child { path } userErrors { code field message } } }`,
-      { input: { registryId: input.registryId, token: TREE_TOKEN, credential } },
+      `mutation ($input: DropChildRegistryInput!) {
+        dropChildRegistry(input: $input) { child { path } userErrors { code field message } } }`,
+      { input: { path: registry.namespace === "/" ? "/hung" : `${registry.namespace}/hung` } },
     );
     hung.closeAllConnections();
     await new Promise<void>((resolve) => hung.close(() => resolve()));

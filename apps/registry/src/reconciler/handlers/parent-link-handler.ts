@@ -1,11 +1,15 @@
-import { checkParent, RemoteRegistryError, unregisterFromParent } from "@stream-registry/federation";
+import {
+  checkParent,
+  registrationDigest,
+  RemoteRegistryError,
+  unregisterFromParent,
+} from "@stream-registry/federation";
 import { ErrorCode } from "@stream-registry/core";
 import { InfrastructureError } from "@stream-registry/provider-api";
 import {
   findParentLink,
   findParentLinksToObserve,
   PARENT_LINK_RESOURCE,
-  recordParentCredential,
   recordParentView,
   writeTransaction,
   type ObservationReport,
@@ -58,13 +62,13 @@ export function parentLinkHandler(deps: ParentLinkDeps): ReconcileHandler<Parent
       throw new InfrastructureError("this registry has no name to register under", { retriable: false });
     }
     const answer = await registerWith(link, name, identity, self, signal).catch(unreachable);
-    // Refused (another child took the name, a new token, a cycle): FAILED with the reasons.
+    // Refused (another child took the name, a cycle, a parent that forgot this registry and wants
+    // the enrollment token, which is not kept): FAILED with the reasons.
     // Suspended by the parent's admin (FORBIDDEN): retried, so it is registered again once resumed.
     if (!answer.accepted) {
       const suspended = answer.userErrors.some((e) => e.code === ErrorCode.FORBIDDEN);
       throw new InfrastructureError(answer.refusal, { retriable: suspended });
     }
-    if (answer.credential) await recordParentCredential(deps.db.prisma, link.id, answer.credential);
     await record(link, answer.parent);
     return {
       message: `registered with ${link.url} as ${identity.path}`,
@@ -91,7 +95,7 @@ export function parentLinkHandler(deps: ParentLinkDeps): ReconcileHandler<Parent
         headers: deps.registryKeys.headersFor(link.parentRegistryId),
       }).catch((error: unknown) => {
         // A parent that forgot this registry (restored from a backup without it) has no keys of it
-        // and refuses its token: registering again (with the enrollment token) is the way back.
+        // and refuses its token: registering again says so (it takes the enrollment token).
         if (error instanceof RemoteRegistryError && error.failure === "unauthenticated") return null;
         return unreachable(error);
       });
@@ -116,13 +120,21 @@ export function parentLinkHandler(deps: ParentLinkDeps): ReconcileHandler<Parent
       };
     },
     async remove(link, { signal }) {
+      const registryId = identity.registryId;
+      // Never registered there (its answer unknown): nothing to prove, nothing to forget.
+      if (link.parentRegistryId === null) return;
+      const proof = await self.prove(
+        link.parentRegistryId,
+        "unregister",
+        registrationDigest("unregister", { registryId }),
+      );
       const refused = await unregisterFromParent(
         link.url,
-        { registryId: identity.registryId, token: link.token, credential: link.credential ?? "" },
+        { registryId, proof },
         { timeoutMs: PARENT_TIMEOUT_MS, signal },
       ).catch(unreachable);
-      // A parent that refuses (its token changed) cannot be made to forget this registry; its
-      // probes will find this registry answering from elsewhere. Retrying would change nothing.
+      // A parent that refuses (it pinned keys this registry no longer holds) cannot be made to
+      // forget it; its admin can (DROP CHILD REGISTRY). Retrying would change nothing.
       if (refused.length > 0) {
         deps.logger.warn(
           { parent: link.url, refused: refused.map((e) => e.message) },
