@@ -52,7 +52,10 @@ describe("registries started together on one PGlite data directory with a crashe
       for (const [i, p] of launched.entries()) {
         if (urls[i]) continue;
         expect(await p.exited).toBe(1);
-        expect(p.logs).toEqual([expect.stringMatching(IN_USE)]);
+        // Its only output besides debug log lines: no "registry failed to start" with a stack.
+        expect(p.logs.filter((line) => !line.includes('"level":20'))).toEqual([
+          expect.stringMatching(IN_USE),
+        ]);
       }
       // Whoever runs crashes: its lock is what the next round's processes find.
       for (const p of launched) p.kill("SIGKILL");
