@@ -13,6 +13,7 @@ import {
 // its children's change feeds, grandchildren through the child, and answers lists from what it
 // indexed, the same as a live fan-out would, with each registry's lag.
 const LEAVES = ["/aws/us-reg1-xyz", "/mpaas/us-aus1-dc01"];
+const GRANT = `mutation ($input: GrantInput!) { grant(input: $input) { userErrors { code field message } } }`;
 const CREATE_BINDING = `mutation ($input: CreateBindingInput!) {
   createBinding(input: $input) { binding { fqn } userErrors { code field message } } }`;
 
@@ -285,6 +286,9 @@ describe("the aggregated discovery index of a tree of registries", { timeout: 18
     const [root, leaf] = [at("/"), at("/mpaas/us-aus1-dc01")];
     await indexMatchesLive(root);
     expect((await declareParent(leaf, at("/aws").url)).userErrors).toEqual([]);
+    // Its new parent's admin token is a stranger to the leaf until the leaf grants it (issue 19):
+    // a live list at /aws would leave the leaf's streams out.
+    await mutate(leaf, GRANT, { input: { principal: "token:admin@/aws", role: "admin" } });
     try {
       const moved = await eventually(
         async () => {
