@@ -32,6 +32,7 @@ const S = {
   cred: "pw-cred-0007",
   basic: Buffer.from("svc:pw-basic-0008").toString("base64"),
   later: "pw-later-0009",
+  ticket: "pw-ticket-0010",
 };
 const SECRETS = Object.values(S);
 const streamVault = {
@@ -40,6 +41,8 @@ const streamVault = {
   session: `${b64url({ alg: "HS256" })}.${b64url({ sub: "u" })}.${S.jwt}`,
   Pass: S.pass,
   "ssl.key": S.sslKey,
+  // Declared by the admin: REGISTRY_SECRET_KEY_NAMES=ticket.
+  kerberosTicket: S.ticket,
   owner: "billing",
 };
 const bindingVault = { auth: S.auth, cred: S.cred, blob: `Basic ${S.basic}`, region: "eu" };
@@ -78,7 +81,7 @@ type Read = {
 };
 
 describe.each(databaseKinds)("stream and binding secrets at rest on %s", (kind) => {
-  const registry = useTestRegistry(kind, { REGISTRY_SECRET_KEYS: KEYS });
+  const registry = useTestRegistry(kind, { REGISTRY_SECRET_KEYS: KEYS, REGISTRY_SECRET_KEY_NAMES: "ticket" });
 
   it("seals them by key and by shape, shows placeholders everywhere, realizes the values, and keeps them on write-back", async () => {
     const r = registry();
@@ -95,6 +98,7 @@ describe.each(databaseKinds)("stream and binding secrets at rest on %s", (kind) 
       session: expect.stringMatching(FP),
       Pass: expect.stringMatching(FP),
       "ssl.key": expect.stringMatching(FP),
+      kerberosTicket: expect.stringMatching(FP),
       owner: "billing",
     });
     await mutate(r, CREATE_BINDING, { input: { stream, cluster, config: { vault: bindingVault } } });

@@ -142,15 +142,15 @@ export class BindingService {
     bindingId?: string,
   ): Promise<ConfigSet> {
     const errors: UserError[] = [];
-    const overrides = checkConfigInput(input, current, this.deps.providers, errors);
+    const owner = bindingId ? this.bindingOwner(bindingId, cluster, stream) : undefined;
+    const openCurrent = owner ? await openedForValidation(this.deps, owner, current) : current;
+    const overrides = checkConfigInput(input, current, this.deps.providers, errors, openCurrent);
     throwIfAny(errors);
     // The provider validates the values: sealed secrets kept from the stream and the binding are
     // opened for it (left as placeholders if they cannot be, as realizing them will report).
     const streamSet = configSetOf(stream);
     const openStream = await openedForValidation(this.deps, streamOwner(stream), streamSet);
-    const openOwn = bindingId
-      ? await openedForValidation(this.deps, this.bindingOwner(bindingId, cluster, stream), overrides)
-      : overrides;
+    const openOwn = owner ? await openedForValidation(this.deps, owner, overrides) : overrides;
     await checkBindingConfig(
       this.deps,
       stream.name,

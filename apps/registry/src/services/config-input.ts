@@ -6,6 +6,7 @@ import {
   type UserError,
 } from "@stream-registry/core";
 import type { ConfigScope } from "@stream-registry/provider-api";
+import { withOpened } from "../providers/opened-configs.ts";
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
 import { applyConfigMapsChange, readConfigMapsChange } from "./config-replace.ts";
 
@@ -32,13 +33,15 @@ const scopes = {
  * Checks the given sets (shape, then what providers say of the maps they own) and returns them
  * applied to `current`: within a given set, each map named replaces the stored map of that name
  * (null removes it) and maps not named stay; sets not given stay whole. A value a query showed
- * redacted ("********") stands for the value stored in `current`, so providers validate the real one.
+ * redacted ("********") stands for the value stored in `current` (a sealed one's placeholder), and
+ * providers validate the real one, from `opened` (`current` with its sealed secrets opened).
  */
 export function checkConfigInput(
   input: ConfigInput,
   current: ConfigSet,
   providers: ProviderRegistry,
   errors: UserError[],
+  opened: ConfigSet = current,
 ): ConfigSet {
   const result = { ...current };
   for (const key of Object.keys(scopes) as (keyof ConfigSet)[]) {
@@ -56,7 +59,7 @@ export function checkConfigInput(
     );
     errors.push(...keepErrors);
     if (keepErrors.length > 0) continue;
-    errors.push(...providers.checkOwnedMaps(maps, scopes[key], field));
+    errors.push(...providers.checkOwnedMaps(withOpened(maps, opened[key]), scopes[key], field));
     result[key] = applyConfigMapsChange(current[key], { maps, removed: change.removed });
   }
   return result;

@@ -81,7 +81,9 @@ export class StreamService {
     return retryOnStale(async () => {
       const current = await this.findLive(input.name);
       const errors: UserError[] = [];
-      const configs = checkConfigInput(input, configSetOf(current), this.deps.providers, errors);
+      const stored = configSetOf(current);
+      const opened = await openedForValidation(this.deps, streamOwner(current), stored);
+      const configs = checkConfigInput(input, stored, this.deps.providers, errors, opened);
       errors.push(...checkSubjectNameStrategy(configs.config, ["input", "config"]));
       throwIfAny(errors);
       const noOp = sameConfigs(configs, configSetOf(current)) && !givesSecretsIn(input, this.deps.providers);
