@@ -4,6 +4,9 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
+  createTestDatabase,
+  databaseEnv,
+  eventually,
   launchRegistry,
   migratedDataDir,
   postGraphQL,
@@ -112,12 +115,35 @@ describe("the first admin token, when the first start fails or the token is lost
     ]);
   });
 
+  it("resets it on PostgreSQL beside the running registry, which then refuses the old one", async () => {
+    dataDir = await migratedDataDir("admin-recovery"); // unused: the registry is on PostgreSQL
+    await using database = await createTestDatabase("postgres", "admin_recovery");
+    const empty = await resetToken({ DATABASE_URL: database.url! });
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain("admin:reset-token: no registry database at postgresql://");
+
+    const running = await start({ ...databaseEnv(database.url, undefined), REGISTRY_ADMIN_TOKEN: ENV_TOKEN });
+    expect((await postGraphQL(running.url, "{ __typename }", {}, bearer(ENV_TOKEN))).status).toBe(200);
+    const reset = await resetToken({ DATABASE_URL: database.url! });
+    expect(reset.code).toBe(0);
+    const value = reset.stdout.trim();
+    const answer = await postGraphQL(running.url, "{ apiTokens { name } }", {}, bearer(value));
+    expect(answer.data).toEqual({ apiTokens: [{ name: "admin" }] });
+    // A token looked up is remembered for 5 s by the process that looked it up.
+    await eventually(async () => {
+      const old = await postGraphQL(running.url, "{ __typename }", {}, bearer(ENV_TOKEN));
+      return old.status === 401 ? true : undefined;
+    });
+  });
+
   /** `npm run -s admin:reset-token` on the registry's machine, as the docs say. */
-  function resetToken(): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const { REGISTRY_ADMIN_TOKEN: _unset, ...environment } = process.env;
+  function resetToken(
+    database: Record<string, string> = { REGISTRY_DATA_DIR: dataDir },
+  ): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const { REGISTRY_ADMIN_TOKEN: _unset, DATABASE_URL: _none, ...environment } = process.env;
     const child = spawn("npm", ["run", "--silent", "admin:reset-token"], {
       cwd: repoRoot,
-      env: { ...environment, NODE_ENV: "production", REGISTRY_DATA_DIR: dataDir },
+      env: { ...environment, NODE_ENV: "production", ...database },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
