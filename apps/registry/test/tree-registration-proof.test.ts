@@ -59,6 +59,37 @@ async function everyRow(url: string): Promise<string> {
     .join("\n");
 }
 
+/**
+ * Signs registration proofs with the signing key in the registry database at `url`, unsealed
+ * with `secretKeys` (its REGISTRY_SECRET_KEYS): as the registry itself does, for the parent `parent`.
+ */
+async function signerIn(url: string, secretKeys: string) {
+  const [row] = await queryRows<{ kid: string; private_key: WrappedPrivateKey; public_jwk: PublicJwk }>(
+    url,
+    `SELECT kid, private_key, public_jwk FROM registry_key WHERE retired_at IS NULL`,
+  );
+  const seed = parseSecretKeys(secretKeys, "test").unwrap(row!.private_key, registryKeyOwner(row!.kid));
+  const { kty, crv, x } = row!.public_jwk;
+  const key = createPrivateKey({ key: { kty, crv, x, d: seed.toString("base64url") }, format: "jwk" });
+  return (
+    parent: string,
+    purpose: "register" | "unregister",
+    fields: Parameters<typeof registrationDigest>[1] & { registryId: string },
+    now = Date.now(),
+  ) =>
+    signRegistrationProof(
+      [{ kid: row!.kid, key }],
+      registrationClaims(
+        fields.registryId,
+        parent,
+        purpose,
+        registrationDigest(purpose, fields),
+        randomUUID(),
+        now,
+      ),
+    );
+}
+
 // Issue 19, Must 2: a registered child is renewed, moved or removed at its parent only by a
 // request signed with a key the parent pinned (fresh, once); nothing in its database acts as it.
 // Two registries in their own processes, in production mode: "/" and its child "/aws" (PostgreSQL,
@@ -87,28 +118,9 @@ describe("registration proofs, and a copy of a child's database", { timeout: 240
       sdl: _service.sdl,
       keys: registry.keys,
     };
-    const [row] = await queryRows<{ kid: string; private_key: WrappedPrivateKey; public_jwk: PublicJwk }>(
-      aws.databaseUrl!,
-      `SELECT kid, private_key, public_jwk FROM registry_key WHERE retired_at IS NULL`,
-    );
-    const seed = parseSecretKeys(TEST_SECRET_KEYS, "test").unwrap(
-      row!.private_key,
-      registryKeyOwner(row!.kid),
-    );
-    const { kty, crv, x } = row!.public_jwk;
-    const key = createPrivateKey({ key: { kty, crv, x, d: seed.toString("base64url") }, format: "jwk" });
+    const signer = await signerIn(aws.databaseUrl!, TEST_SECRET_KEYS);
     const prove = (purpose: "register" | "unregister", now = Date.now()) =>
-      signRegistrationProof(
-        [{ kid: row!.kid, key }],
-        registrationClaims(
-          registry.id,
-          parent,
-          purpose,
-          registrationDigest(purpose, fields),
-          randomUUID(),
-          now,
-        ),
-      );
+      signer(parent, purpose, fields, now);
     return { fields, prove };
   }
 
@@ -167,12 +179,13 @@ describe("registration proofs, and a copy of a child's database", { timeout: 240
       expect(rows).not.toContain(password);
 
       // Started on the copy without the child's REGISTRY_SECRET_KEYS, it cannot unseal its key.
+      const thiefKeys = formatSecretKey(generateSecretKey("thief"));
       const port = await freePort();
       const env = {
         ...testRegistryEnv,
         ...PRODUCTION,
         DATABASE_URL: copy.url!,
-        REGISTRY_SECRET_KEYS: formatSecretKey(generateSecretKey("thief")),
+        REGISTRY_SECRET_KEYS: thiefKeys,
         PORT: String(port),
       };
       const sealed = launchRegistry(env);
@@ -227,13 +240,32 @@ describe("registration proofs, and a copy of a child's database", { timeout: 240
       expect(removed.data!.unregisterChildRegistry.userErrors).toEqual([
         expect.objectContaining({ code: "UNAUTHENTICATED", field: ["input", "proof"] }),
       ]);
-      // It leaves its parent: the parent refuses to forget the child.
-      await copied.query(`mutation { dropParentRegistry { userErrors { message } } }`);
-      await eventually(
-        async () => (thief!.logs.some((line) => line.includes("refused to unregister")) ? true : undefined),
-        30_000,
-        "the copy's unregistration to be refused",
+      // Signed with the key the copy made for itself, as it would to leave or move: refused.
+      const thiefSigns = await signerIn(copy.url!, thiefKeys);
+      const parent = (await show(at("/"))).registry.id;
+      const leave = await postGraphQL<{ unregisterChildRegistry: UserErrors }>(
+        at("/").url,
+        UNREGISTER,
+        { input: { registryId: child.registryId, proof: await thiefSigns(parent, "unregister", fields) } },
+        { authorization: "" },
       );
+      expect(leave.data!.unregisterChildRegistry.userErrors).toEqual([
+        expect.objectContaining({
+          code: "UNAUTHENTICATED",
+          message: expect.stringContaining("proof is not signed by a key registry"),
+        }),
+      ]);
+      const moved = { ...fields, url: url!, keys };
+      const move = await register(at("/").url, {
+        ...moved,
+        proof: await thiefSigns(parent, "register", moved),
+      });
+      expect(move.userErrors).toEqual([
+        expect.objectContaining({
+          code: "UNAUTHENTICATED",
+          message: expect.stringContaining("proof is not signed by a key registry"),
+        }),
+      ]);
 
       // The parent still knows the child where it is, with its keys, and the child its parent.
       const after = (await show(at("/"))).namespace.children;
