@@ -4,7 +4,7 @@ import { ErrorCode, RegistryError } from "../src/errors.ts";
 
 function decodeError(cursor: string, field?: string[]): RegistryError {
   try {
-    decodeCursor(cursor, field);
+    decodeCursor(cursor, "streams", field);
   } catch (error) {
     if (error instanceof RegistryError) return error;
     throw error;
@@ -22,17 +22,28 @@ describe("encodeCursor / decodeCursor", () => {
     [{ n: 0, negative: -7, fraction: 1.5, empty: "" }],
     [{ unicode: "ключ 🚀", quote: '"', slash: "/+=" }],
   ])("round-trips %j", (value) => {
-    const cursor = encodeCursor(value);
+    const cursor = encodeCursor("streams", value);
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
-    expect(decodeCursor(cursor)).toEqual(value);
+    expect(decodeCursor(cursor, "streams")).toEqual(value);
   });
 
-  it("is base64url of the JSON", () => {
-    expect(encodeCursor({ name: "a" })).toBe(b64('{"name":"a"}'));
+  it("is base64url of the JSON, naming its list", () => {
+    expect(encodeCursor("streams", { name: "a" })).toBe(b64('{"@list":"streams","name":"a"}'));
+  });
+
+  it("is refused by another list, naming `after` and the list it belongs to (issue 19, finding 10)", () => {
+    const error = decodeError(encodeCursor("clusters", { name: "a" }));
+    expect(error.code).toBe(ErrorCode.INVALID_INPUT);
+    expect(error.field).toEqual(["after"]);
+    expect(error.message).toMatch(/^after is a cursor of the list "clusters", not of streams/);
+  });
+
+  it("refuses a cursor that names no list", () => {
+    expect(decodeError(b64('{"name":"a"}')).message).toMatch(/not a cursor issued by this server$/);
   });
 
   it.each([Number.NaN, Number.POSITIVE_INFINITY])("refuses to encode the number %s", (value) => {
-    expect(() => encodeCursor({ id: value })).toThrow(RangeError);
+    expect(() => encodeCursor("streams", { id: value })).toThrow(RangeError);
   });
 });
 
@@ -85,9 +96,9 @@ describe("decodeCursor", () => {
   });
 
   it("accepts a cursor at the length limit", () => {
-    const value = { a: "x".repeat(3060) };
-    const cursor = encodeCursor(value);
+    const value = { a: "x".repeat(3040) };
+    const cursor = encodeCursor("streams", value);
     expect(cursor.length).toBeLessThanOrEqual(4096);
-    expect(decodeCursor(cursor)).toEqual(value);
+    expect(decodeCursor(cursor, "streams")).toEqual(value);
   });
 });

@@ -142,8 +142,8 @@ export class IndexFollower {
       FEED_QUERY,
       {
         check,
-        last: check ? encodeCursor({ seq: String(follow.seq - 1n) }) : null,
-        after: check ? encodeCursor({ seq: String(follow.seq) }) : null,
+        last: check ? encodeCursor("changes", { seq: String(follow.seq - 1n) }) : null,
+        after: check ? encodeCursor("changes", { seq: String(follow.seq) }) : null,
         first: this.config.pageSize,
         waitMs: this.config.waitMs,
       },

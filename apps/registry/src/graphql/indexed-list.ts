@@ -1,5 +1,5 @@
 import { ErrorCode, RegistryError } from "@stream-registry/core";
-import { encodeSubtreeCursor, type SubtreePosition } from "@stream-registry/federation";
+import { encodeSubtreeCursor, type SubtreeList, type SubtreePosition } from "@stream-registry/federation";
 import type { IndexedKind, IndexFilter, IndexPosition } from "@stream-registry/store";
 import { toConnection, type ConnectionModel, type IndexLagModel } from "./connection.ts";
 import { accessOf } from "./authorize.ts";
@@ -30,6 +30,8 @@ export interface IndexedList<F> {
 export async function indexedConnection<F, T>(
   context: GraphQLContext,
   list: IndexedList<F>,
+  /** What its cursors name: the list, at consistency INDEX. */
+  of: SubtreeList,
   own: (filter: F | null, page: { first: number; after: string | null }) => Promise<ConnectionModel<T>>,
 ): Promise<ConnectionModel<T>> {
   const { first, position, namespace } = list;
@@ -49,7 +51,7 @@ export async function indexedConnection<F, T>(
   if (includesOwn && (!position || position.source === "")) {
     ownPage = await own(list.filter, { first, after: position?.cursor ?? null });
     for (const edge of ownPage.edges)
-      items.push({ node: edge.node, cursor: encodeSubtreeCursor({ source: "", cursor: edge.cursor }) });
+      items.push({ node: edge.node, cursor: encodeSubtreeCursor(of, { source: "", cursor: edge.cursor }) });
     hasNextPage = ownPage.pageInfo.hasNextPage;
   }
   if (!hasNextPage) {
@@ -66,7 +68,7 @@ export async function indexedConnection<F, T>(
       ];
       items.push({
         node: indexedObject(row) as T,
-        cursor: encodeSubtreeCursor({ source: INDEX_SOURCE, cursor: JSON.stringify(key) }),
+        cursor: encodeSubtreeCursor(of, { source: INDEX_SOURCE, cursor: JSON.stringify(key) }),
       });
     }
     hasNextPage = indexed.hasNextPage;

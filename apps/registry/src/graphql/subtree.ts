@@ -1,10 +1,11 @@
-import { checkPageSize, ErrorCode, RegistryError } from "@stream-registry/core";
+import { checkPageSize, ErrorCode, foreignCursor, RegistryError } from "@stream-registry/core";
 import {
   childPageOperation,
   decodeSubtreeCursor,
   encodeSubtreeCursor,
   remoteValue,
   RemoteRegistryError,
+  type SubtreeList,
   type SubtreePosition,
 } from "@stream-registry/federation";
 import { getNamedType, isObjectType, Kind, type GraphQLOutputType, type GraphQLResolveInfo } from "graphql";
@@ -25,6 +26,8 @@ export interface SubtreeArgs<F> {
 
 /** The index's kind of each list's filter type. */
 const KINDS = { ClusterFilter: "cluster", StreamFilter: "stream", BindingFilter: "binding" } as const;
+/** The list (its field) of each filter type: what its cursors name. */
+const LISTS = { ClusterFilter: "clusters", StreamFilter: "streams", BindingFilter: "bindings" } as const;
 
 /** One source of a subtree's items: this registry ("") or a child, in tree order. */
 interface Source {
@@ -68,14 +71,12 @@ export async function subtreeConnection<F extends object, T>(
     namespace !== null && namespace !== undefined && !within(context.namespace, namespace)
       ? await context.services.children.ownerOf(namespace, ["filter", "namespace"])
       : null;
-  const position = decodePosition(args.after);
+  const live = args.consistency === "LIVE";
+  const of = { list: LISTS[filterType], consistency: live ? "LIVE" : "INDEX" };
+  const position = decodePosition(args.after, of);
   // An operation that went round a loop of registries lists this registry's own items alone.
   const children = context.hops >= MAX_HOPS ? [] : await context.services.children.routes();
-  const live = args.consistency === "LIVE";
-  if (position && position.source === INDEX_SOURCE && live) throw otherConsistency("INDEX");
   if (!live && (children.length > 0 || position?.source === INDEX_SOURCE)) {
-    if (position && position.source !== "" && position.source !== INDEX_SOURCE)
-      throw otherConsistency("LIVE");
     const list = {
       kind: KINDS[filterType],
       first,
@@ -83,7 +84,7 @@ export async function subtreeConnection<F extends object, T>(
       namespace: namespace ?? undefined,
       position,
     };
-    const connection = await indexedConnection(context, list, own);
+    const connection = await indexedConnection(context, list, of, own);
     if (owner && namespace !== owner.path && !position && connection.edges.length === 0)
       await confirmNamespace(info, context, filterType, owner, namespace!);
     return connection;
@@ -134,7 +135,7 @@ export async function subtreeConnection<F extends object, T>(
       }
       items.push({
         node: item.node as T,
-        cursor: encodeSubtreeCursor({ source: sources[index]!.key, cursor: item.cursor }),
+        cursor: encodeSubtreeCursor(of, { source: sources[index]!.key, cursor: item.cursor }),
       });
     }
     // A source with more than it gave ends the page there, even a short page: the next one goes
@@ -157,21 +158,24 @@ export async function subtreeConnection<F extends object, T>(
   });
 }
 
-function otherConsistency(consistency: "INDEX" | "LIVE"): RegistryError {
-  return new RegistryError(
-    ErrorCode.INVALID_INPUT,
-    `after is a cursor of a list with consistency ${consistency}: page on with that consistency`,
-    ["after"],
-  );
-}
-
-function decodePosition(after: string | null | undefined): SubtreePosition | undefined {
+/**
+ * The position `after` holds in `of` (a subtree cursor), or at the start of this registry's own
+ * items (its own cursor, which its own list checks). A cursor of another list, or of this list at
+ * the other consistency, is refused, naming the list it belongs to.
+ */
+function decodePosition(after: string | null | undefined, of: SubtreeList): SubtreePosition | undefined {
   if (!after) return undefined;
+  let decoded: ReturnType<typeof decodeSubtreeCursor>;
   try {
-    return decodeSubtreeCursor(after) ?? { source: "", cursor: after };
+    decoded = decodeSubtreeCursor(after);
   } catch {
     throw new RegistryError(ErrorCode.INVALID_INPUT, "after is not a cursor of this list", ["after"]);
   }
+  if (!decoded) return { source: "", cursor: after };
+  const { list, consistency, ...position } = decoded;
+  if (list !== of.list || consistency !== of.consistency)
+    throw foreignCursor(`${list} (${consistency})`, `${of.list} (${of.consistency})`);
+  return position;
 }
 
 /** Whether `path` is `root` or below it. */

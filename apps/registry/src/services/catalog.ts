@@ -69,10 +69,11 @@ export class Catalog {
       config: checkConfigFilter(filter?.config ?? [], this.deps.providers.isSecret),
     };
     const take = checkPageSize(args.first, ["first"]);
-    const after = args.after ? cursorFields(args.after, { name: "string" }).name : undefined;
+    const after = args.after ? cursorFields(args.after, "streams", { name: "string" }).name : undefined;
     const { prisma } = this.deps.db;
     const visible = access.visibility("stream");
     return page(
+      "streams",
       await listStreams(prisma, where, { after, limit: take + 1 }, visible),
       take,
       after !== undefined,
@@ -91,10 +92,11 @@ export class Catalog {
       config: checkConfigFilter(filter?.config ?? [], this.deps.providers.isSecret),
     };
     const take = checkPageSize(args.first, ["first"]);
-    const after = args.after ? cursorFields(args.after, { name: "string" }).name : undefined;
+    const after = args.after ? cursorFields(args.after, "clusters", { name: "string" }).name : undefined;
     const { prisma } = this.deps.db;
     const visible = access.visibility("other");
     return page(
+      "clusters",
       await listClusters(prisma, where, { after, limit: take + 1 }, visible),
       take,
       after !== undefined,
@@ -111,7 +113,7 @@ export class Catalog {
   ): Promise<Page<Binding & { stream: Stream }>> {
     const take = checkPageSize(args.first, ["first"]);
     const cursor = args.after
-      ? cursorFields(args.after, { s: "string", t: "number", id: "string" })
+      ? cursorFields(args.after, "bindings", { s: "string", t: "number", id: "string" })
       : undefined;
     if (cursor && (!UUID.test(cursor.id) || Number.isNaN(new Date(cursor.t).getTime())))
       throw badCursor(args.after!);
@@ -119,6 +121,7 @@ export class Catalog {
     const { prisma } = this.deps.db;
     const visible = access.visibility("stream");
     return page(
+      "bindings",
       await listBindings(prisma, filter ?? {}, { after, limit: take + 1 }, visible),
       take,
       !!cursor,
@@ -142,7 +145,7 @@ export class Catalog {
         ["waitMs"],
       );
     }
-    const seq = args.after ? cursorFields(args.after, { seq: "string" }).seq : undefined;
+    const seq = args.after ? cursorFields(args.after, "changes", { seq: "string" }).seq : undefined;
     if (seq !== undefined && !(/^\d{1,19}$/.test(seq) && BigInt(seq) <= MAX_BIGINT))
       throw badCursor(args.after!);
     const after = seq === undefined ? undefined : BigInt(seq);
@@ -150,6 +153,7 @@ export class Catalog {
     // Entries of the namespaces it reads; a parent following the feed reads all.
     const visible = access.changes();
     return page(
+      "changes",
       await this.waitForChanges(after, take + 1, waitMs, visible),
       take,
       after !== undefined,
@@ -213,6 +217,7 @@ const WAIT_CHECK_MS = 1_000;
 const MAX_WAITING = 8;
 
 function page<T>(
+  list: string,
   rows: T[],
   take: number,
   hasPreviousPage: boolean,
@@ -220,7 +225,7 @@ function page<T>(
   totalCount: () => Promise<number>,
 ): Page<T> {
   return {
-    items: rows.slice(0, take).map((node) => ({ node, cursor: encodeCursor(key(node)) })),
+    items: rows.slice(0, take).map((node) => ({ node, cursor: encodeCursor(list, key(node)) })),
     hasNextPage: rows.length > take,
     hasPreviousPage,
     totalCount,
@@ -269,8 +274,8 @@ type FieldKinds = Record<string, "string" | "number">;
 type FieldValues<K extends FieldKinds> = { [F in keyof K]: K[F] extends "number" ? number : string };
 
 /** Decodes a cursor and checks it has exactly the fields this list's cursors have. */
-function cursorFields<K extends FieldKinds>(cursor: string, kinds: K): FieldValues<K> {
-  const value = decodeCursor(cursor);
+function cursorFields<K extends FieldKinds>(cursor: string, list: string, kinds: K): FieldValues<K> {
+  const value = decodeCursor(cursor, list);
   const keys = Object.keys(kinds);
   if (Object.keys(value).length !== keys.length || keys.some((key) => typeof value[key] !== kinds[key])) {
     throw badCursor(cursor);

@@ -150,7 +150,12 @@ export class GrantService {
     return {
       items: rows.slice(0, take).map((node) => ({
         node,
-        cursor: encodeCursor({ s: node.scope, p: node.principal, r: node.role, x: node.streamPrefix ?? "" }),
+        cursor: encodeCursor("grants", {
+          s: node.scope,
+          p: node.principal,
+          r: node.role,
+          x: node.streamPrefix ?? "",
+        }),
       })),
       hasNextPage: rows.length > take,
       hasPreviousPage: after !== undefined,
@@ -202,7 +207,7 @@ export class GrantService {
 }
 
 function positionOf(cursor: string): GrantPosition {
-  const value = decodeCursor(cursor);
+  const value = decodeCursor(cursor, "grants");
   const { s, p, r, x } = value;
   const fields = Object.keys(value).length === 4;
   if (!fields || typeof s !== "string" || typeof p !== "string" || typeof x !== "string" || !isRole(r)) {
