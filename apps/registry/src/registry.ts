@@ -87,9 +87,12 @@ export async function startRegistry(
     const { applied } = await migrate(db);
     const timing = { openMs: ms(migratedAt - openedAt), migrateMs: ms(performance.now() - migratedAt) };
     logger.info({ database: db.kind, location: db.location, applied, ...timing }, "database ready");
+    // Where callers may make this registry connect; providers are told too (advertised brokers).
+    const connect = new ConnectGuard(config.connectAllow);
     const providers = new ProviderRegistry(
       await loadProviders(config.providerModules, process.cwd(), builtInProviders(logger)),
       config.secretKeyNames,
+      connect,
     );
     // After the data directory is locked (openDatabase): a generated key file is this process's.
     const { keyring, source } = await resolveKeyring(config, logger);
@@ -211,7 +214,7 @@ export async function startRegistry(
       );
     logConnectAllow(config.connectAllow, config.production, logger);
     const services = createServices(deps, {
-      connect: new ConnectGuard(config.connectAllow),
+      connect,
       onTokenRevoked: () => apiTokens.forget(),
       healthIntervalMs: config.health.intervalMs,
       clusterPresets: config.clusterPresets,

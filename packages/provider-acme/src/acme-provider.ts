@@ -66,6 +66,7 @@ export function createAcmeProvider(options: KafkaProviderOptions = {}) {
       updateStreamBinding: (request: BindingRequest, context: OperationContext) =>
         labelled(request, infra.updateStreamBinding(request, context)),
     },
+    registryWillStart: kafka.registryWillStart,
     close: () => kafka.close(),
   };
   return provider satisfies StreamProvider;

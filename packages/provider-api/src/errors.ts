@@ -16,6 +16,7 @@ export type ProviderErrorKind =
   | "provider"
   | "infrastructure"
   | "resource-conflict"
+  | "connect-not-allowed"
   | "schema"
   | "source"
   | "sink"
@@ -58,6 +59,19 @@ export class ResourceConflictError extends InfrastructureError {
     super(message, { retriable: false });
   }
 }
+/**
+ * The platform told the provider to connect to an address the registry's ConnectPolicy does not
+ * allow (a Kafka cluster advertising a broker outside REGISTRY_CONNECT_ALLOW), and it did not.
+ * `issues` name the config field that led there; the registry refuses such a config as invalid
+ * input. Not retriable: the cluster or the allow-list must change.
+ */
+export class ConnectNotAllowedError extends InfrastructureError {
+  static override readonly kind: ProviderErrorKind = "connect-not-allowed";
+  constructor(message: string, issues: ConfigIssue[]) {
+    super(message, { retriable: false, issues });
+  }
+}
+
 /**
  * Why a schema registry refused a call, as Confluent's error codes tell it apart (the REST API of
  * the built-in registry maps each to its code; GraphQL to the registry's ErrorCode).
@@ -144,6 +158,7 @@ const kinds: ReadonlySet<unknown> = new Set<ProviderErrorKind>([
   "provider",
   "infrastructure",
   "resource-conflict",
+  "connect-not-allowed",
   "schema",
   "source",
   "sink",
@@ -180,7 +195,12 @@ export function isSchemaManagerError(error: unknown): error is SchemaManagerErro
 /** An InfrastructureError (a ResourceConflictError included), from any copy of provider-api. */
 export function isInfrastructureError(error: unknown): error is InfrastructureError {
   const kind = isProviderError(error) ? error[PROVIDER_ERROR_BRAND] : undefined;
-  return kind === "infrastructure" || kind === "resource-conflict";
+  return kind === "infrastructure" || kind === "resource-conflict" || kind === "connect-not-allowed";
+}
+
+/** A connection the registry's ConnectPolicy did not allow (ConnectNotAllowedError). */
+export function isConnectNotAllowedError(error: unknown): error is ConnectNotAllowedError {
+  return isProviderError(error) && error[PROVIDER_ERROR_BRAND] === "connect-not-allowed";
 }
 
 /** A create refused because a different resource of that name exists (ResourceConflictError). */

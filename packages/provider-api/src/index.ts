@@ -1,4 +1,5 @@
 export * from "./confluent-error-codes.ts";
+export * from "./connect-policy.ts";
 export * from "./connectors.ts";
 export * from "./errors.ts";
 export * from "./infrastructure.ts";

@@ -1,4 +1,5 @@
 import type { ConfigMap } from "@stream-registry/core";
+import type { ProviderRuntime } from "./connect-policy.ts";
 import type { ConfigIssue } from "./errors.ts";
 import type { StreamInfrastructureManager } from "./infrastructure.ts";
 import type { StreamRelocationManager, StreamReplicationManager } from "./replication.ts";
@@ -41,6 +42,12 @@ export interface StreamProvider {
   readonly sinks?: StreamSinkManager;
   readonly replication?: StreamReplicationManager;
   readonly relocation?: StreamRelocationManager;
+  /**
+   * Called once, before any other call, with what the registry allows: `connect`, where it may
+   * connect. A provider that connects to addresses a cluster's config does not name (brokers a
+   * Kafka cluster advertises) asks `connect` before each such connection.
+   */
+  registryWillStart?(runtime: ProviderRuntime): void;
   /** Releases connections; called once when the registry stops. */
   close?(): Promise<void>;
 }

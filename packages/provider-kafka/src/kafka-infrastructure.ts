@@ -1,6 +1,7 @@
 import type { ConfigMaps } from "@stream-registry/core";
 import {
   configRejected,
+  ConnectNotAllowedError,
   type BindingObservation,
   type BindingRequest,
   type BindingTarget,
@@ -13,6 +14,7 @@ import {
 import type { Admin } from "kafkajs";
 import { createBindingTopics, deleteBindingTopics } from "./batch-bindings.ts";
 import { kafkaClusterEndpoints } from "./config/cluster-endpoints.ts";
+import { advertisedRefusals, connectRefusalOf, type BrokerCheck } from "./connection/guarded-sockets.ts";
 import type { KafkaConnections } from "./connection/kafka-connections.ts";
 import { isOutage, resolveSettings } from "./connection/kafka-connections.ts";
 import { createOrAdopt, desiredTopic, observe } from "./topic/binding-topic.ts";
@@ -28,8 +30,12 @@ const CLUSTER_CHECK_TIMEOUT_MS = 3000;
  * idempotent and runs against the cluster's one pooled admin client.
  */
 export function createKafkaInfrastructure(connections: KafkaConnections) {
-  async function probe(admin: Admin, started: number) {
+  /** A probe of the cluster; with `check`, brokers it advertises outside the allow-list refuse it. */
+  async function probe(admin: Admin, started: number, check?: BrokerCheck) {
     const cluster = await admin.describeCluster();
+    const refused = check ? await advertisedRefusals(check, cluster.brokers) : [];
+    if (refused.length > 0)
+      throw new ConnectNotAllowedError(refused.map((issue) => issue.message).join("; "), refused);
     return {
       latencyMs: Date.now() - started,
       brokerCount: cluster.brokers.length,
@@ -64,9 +70,16 @@ export function createKafkaInfrastructure(connections: KafkaConnections) {
       context: OperationContext,
     ): Promise<ClusterProbe> {
       const settings = resolveSettings(clusterName, configMaps);
-      return connections.withTransientAdmin(clusterName, settings, context, "probe", (admin) =>
-        probe(admin, Date.now()),
-      );
+      // Before any call reaches them, the brokers the cluster advertises are checked, and a client's
+      // connection to one outside the allow-list is refused (as its own error: not an outage).
+      const check = connections.brokerCheck(settings);
+      try {
+        return await connections.withTransientAdmin(clusterName, settings, context, "probe", (admin) =>
+          probe(admin, Date.now(), check),
+        );
+      } catch (error) {
+        throw connectRefusalOf(error) ?? error;
+      }
     },
 
     async probeCluster(target: ClusterTarget, context: OperationContext): Promise<ClusterProbe> {

@@ -1,4 +1,4 @@
-import type { StreamProvider } from "@stream-registry/provider-api";
+import type { ProviderRuntime, StreamProvider } from "@stream-registry/provider-api";
 import { kafkaConfigMaps } from "./config/config-maps.ts";
 import { KafkaConnections, type KafkaConnectionOptions } from "./connection/kafka-connections.ts";
 import { createKafkaInfrastructure } from "./kafka-infrastructure.ts";
@@ -23,6 +23,10 @@ export function createKafkaProvider(options: KafkaProviderOptions = {}) {
     schemas: createConfluentSchemaManager(),
     /** The provider's admin clients and cluster health, for composition and tests. */
     connections,
+    /** Brokers a cluster advertises are connected to only where the registry allows. */
+    registryWillStart({ connect }: ProviderRuntime) {
+      connections.connectPolicy = connect;
+    },
     async close() {
       await connections.close();
     },

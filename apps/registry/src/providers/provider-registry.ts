@@ -11,11 +11,14 @@ import {
   type UserError,
 } from "@stream-registry/core";
 import {
+  isConnectNotAllowedError,
   isPermanentProviderError,
   isProviderError,
+  UNRESTRICTED_CONNECT,
   type ClusterProbe,
   type ClusterTarget,
   type ConfigScope,
+  type ConnectPolicy,
   type StreamProvider,
 } from "@stream-registry/provider-api";
 import { UserErrors } from "../services/user-errors.ts";
@@ -33,7 +36,10 @@ export class ProviderRegistry {
   constructor(
     private readonly providers: ReadonlyMap<string, StreamProvider>,
     secretKeyNames: readonly string[] = [],
+    /** Where providers may connect (REGISTRY_CONNECT_ALLOW), given to each before any call. */
+    connect: ConnectPolicy = UNRESTRICTED_CONNECT,
   ) {
+    for (const provider of new Set(providers.values())) provider.registryWillStart?.({ connect });
     this.adminSecret = declaredSecretKeys(secretKeyNames);
     for (const definition of [...providers.values()].flatMap((p) => p.configMaps)) {
       const keys = this.providerSecrets.get(definition.name) ?? new Set<string>();
@@ -170,6 +176,14 @@ export class ProviderRegistry {
       return await withDeadline(call, { timeoutMs: VALIDATION_TIMEOUT_MS });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      // An address the cluster led to that the allow-list refuses: the input is to be corrected.
+      if (isConnectNotAllowedError(error)) {
+        throw new UserErrors(
+          error.issues.map((issue) =>
+            userError(ErrorCode.INVALID_INPUT, [...field, ...issue.field], issue.message),
+          ),
+        );
+      }
       if (!isPermanentProviderError(error)) {
         // A bug in a provider (a plain exception) is not an outage: it is never deferred.
         const outage = isProviderError(error) || error instanceof DeadlineExceeded;

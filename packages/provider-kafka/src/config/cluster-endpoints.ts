@@ -7,7 +7,8 @@ import { KAFKA_MAP } from "./config-maps.ts";
 /**
  * Where a cluster with these maps makes the provider connect: its bootstrap servers, each as
  * given (a host name is not resolved here). The brokers a cluster then advertises in its metadata
- * are the cluster's own, not the caller's: they are not listed. The external schema registry a
+ * cannot be known before connecting: the provider asks the registry's ConnectPolicy about each
+ * before it connects there (guarded-sockets.ts). The external schema registry a
  * "schema.registry" map names is listed too: the registry calls it.
  */
 export function kafkaClusterEndpoints(configMaps: ConfigMaps): ClusterEndpoint[] {
@@ -19,14 +20,15 @@ function bootstrapEndpoints(configMaps: ConfigMaps): ClusterEndpoint[] {
   if (typeof bootstrap !== "string") return [];
   const servers = parseBootstrapServers(bootstrap);
   if (typeof servers === "string") return [];
-  return servers.map((server) => {
-    const colon = server.lastIndexOf(":");
-    const host = server.slice(0, colon).replace(/^\[(.*)\]$/, "$1");
-    return {
-      host,
-      port: Number(server.slice(colon + 1)),
-      field: [KAFKA_MAP, "bootstrap.servers"],
-      label: "bootstrap server",
-    };
-  });
+  return servers.map((server) => ({
+    ...splitServer(server),
+    field: [KAFKA_MAP, "bootstrap.servers"],
+    label: "bootstrap server",
+  }));
+}
+
+/** A bootstrap server as parsed ("host:port", "[v6]:port"): its host (no brackets) and port. */
+export function splitServer(server: string): { host: string; port: number } {
+  const colon = server.lastIndexOf(":");
+  return { host: server.slice(0, colon).replace(/^\[(.*)\]$/, "$1"), port: Number(server.slice(colon + 1)) };
 }

@@ -4,7 +4,9 @@ import {
   configRejected,
   InfrastructureError,
   isProviderError,
+  UNRESTRICTED_CONNECT,
   type ClusterTarget,
+  type ConnectPolicy,
   type OperationContext,
 } from "@stream-registry/provider-api";
 import type { Admin, KafkaConfig } from "kafkajs";
@@ -27,6 +29,7 @@ import { OffsetsAdmins } from "./offsets-admins.ts";
 import { ClusterHealthBook } from "./cluster-health.ts";
 import { checkIdleCloseMs, DEFAULT_IDLE_CLOSE_MS } from "./idle-timer.ts";
 import { CallInterrupted, withDeadline } from "./deadline.ts";
+import { brokerCheck, guardedSocketFactory, type BrokerCheck } from "./guarded-sockets.ts";
 import { kafkaClientConfig } from "./kafka-client-config.ts";
 import {
   defaultKafkaLogLevel,
@@ -116,6 +119,11 @@ export class KafkaConnections {
   readonly health: ClusterHealthBook;
   private readonly factory: KafkaFactory;
   private readonly logOptions: Pick<KafkaConfig, "logLevel" | "logCreator">;
+  /**
+   * Where the registry lets the clients connect (registryWillStart sets it before any client is
+   * made): a broker a cluster advertises outside it is never connected to.
+   */
+  connectPolicy: ConnectPolicy = UNRESTRICTED_CONNECT;
   /** Each cluster's resolved settings with the config they came from. */
   private readonly resolved = new Map<string, { config: string; cluster: ResolvedCluster }>();
 
@@ -132,7 +140,17 @@ export class KafkaConnections {
   }
 
   clientConfig(settings: ClusterSettings): KafkaConfig {
-    return { ...kafkaClientConfig(settings), ...this.logOptions };
+    const policy = this.connectPolicy;
+    return {
+      ...kafkaClientConfig(settings),
+      ...this.logOptions,
+      ...(policy.restricted && { socketFactory: guardedSocketFactory(this.brokerCheck(settings)) }),
+    };
+  }
+
+  /** Where a client of a cluster with these settings may connect (see guarded-sockets.ts). */
+  brokerCheck(settings: ClusterSettings): BrokerCheck {
+    return brokerCheck(this.connectPolicy, settings.brokers);
   }
 
   private spec(cluster: ResolvedCluster): AdminSpec {
