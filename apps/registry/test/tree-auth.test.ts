@@ -145,7 +145,7 @@ describe("across the tree, with authentication on", { timeout: 180_000 }, () => 
 
   it("lets a registration through without a credential, and nothing beside it", async () => {
     const register = `mutation ($input: RegisterChildRegistryInput!) {
-      registerChildRegistry(input: $input) { credential userErrors { code field message } } }`;
+      registerChildRegistry(input: $input) { child { name } userErrors { code field message } } }`;
     const input = {
       registryId: randomUUID(),
       name: "stranger",
@@ -163,7 +163,7 @@ describe("across the tree, with authentication on", { timeout: 180_000 }, () => 
     expect(refused.status).toBe(200);
     expect(refused.data?.registerChildRegistry.userErrors.map((e) => e.code)).toEqual(["UNAUTHENTICATED"]);
     const mixed = `mutation ($input: RegisterChildRegistryInput!) {
-      registerChildRegistry(input: $input) { credential } createStream(input: { name: "sneaky" }) { stream { name } } }`;
+      registerChildRegistry(input: $input) { child { name } } createStream(input: { name: "sneaky" }) { stream { name } } }`;
     const response = await postGraphQL(
       root.url,
       mixed,

@@ -258,6 +258,16 @@ export class ChildRegistryService {
       ...rest,
       keys: publicKeysOf((keys ?? []) as Record<string, unknown>[]),
     };
+    // A registered id proves it holds a key it registered with: nothing stored anywhere will do.
+    // Before anything is said of it (suspended or not) to a caller who may not be it.
+    const auth: RegistrationAuth = pinned
+      ? await checkRegistrationProof(proof, pinned, {
+          child: input.registryId,
+          parent: this.identity.registryId,
+          purpose: "register",
+          fields: registration,
+        })
+      : { enrolled: true };
     if (await isChildSuspended(this.deps.db.prisma, input.registryId)) {
       throw new UserErrors([
         userError(
@@ -267,15 +277,6 @@ export class ChildRegistryService {
         ),
       ]);
     }
-    // A registered id proves it holds a key it registered with: nothing stored anywhere will do.
-    const auth: RegistrationAuth = pinned
-      ? await checkRegistrationProof(proof, pinned, {
-          child: input.registryId,
-          parent: this.identity.registryId,
-          purpose: "register",
-          fields: registration,
-        })
-      : { enrolled: true };
     // Last, as it calls out: the URL must answer as the registering registry, with these keys.
     const unlike = await checkChildAnswers(registration);
     if (unlike) throw new UserErrors([unlike]);
