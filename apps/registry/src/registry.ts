@@ -36,6 +36,7 @@ import { operationNamePlugin } from "./graphql/operation-name-plugin.ts";
 import { partialAnswerPlugin } from "./graphql/partial-answer-plugin.ts";
 import { buildSchema, subgraphSdl } from "./graphql/schema.ts";
 import { checkReadiness } from "./http/readiness.ts";
+import { drainOnStop } from "./http/drain.ts";
 import { createHttpServer } from "./http/server.ts";
 import { childProbes } from "./health/child-probes.ts";
 import { clusterProbes } from "./health/cluster-probes.ts";
@@ -318,6 +319,8 @@ export async function startRegistry(
           requestId,
         ),
     });
+    // On stop: no request taken on a kept-alive connection, none cut (http/drain.ts).
+    const drain = drainOnStop(server);
     await new Promise<void>((resolve, reject) => {
       server.once("error", (error) => reject(listenError(error, config.host, config.port)));
       server.listen(config.port, config.host, resolve);
@@ -352,12 +355,10 @@ export async function startRegistry(
       (stopped ??= (async () => {
         logger.info("registry stopping");
         stopping.abort();
-        await withDeadline(() => drain(server), { timeoutMs: config.shutdownTimeoutMs }).catch(
-          (error: unknown) => {
-            logger.warn({ err: error }, "requests still running at shutdown; closing their connections");
-            server.closeAllConnections();
-          },
-        );
+        await withDeadline(() => drain(), { timeoutMs: config.shutdownTimeoutMs }).catch((error: unknown) => {
+          logger.warn({ err: error }, "requests still running at shutdown; closing their connections");
+          server.closeAllConnections();
+        });
         await apollo.stop();
         await Promise.all([
           identity.stop(),
@@ -378,10 +379,3 @@ export async function startRegistry(
 }
 
 const ms = (value: number) => Math.round(value);
-
-/** Stops accepting, lets in-flight requests finish, then closes idle keep-alive connections. */
-async function drain(server: ReturnType<typeof createHttpServer>): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  await closed;
-}
