@@ -15,7 +15,7 @@ describe("isEnrollmentOnly", () => {
     expect(
       isEnrollmentOnly(
         body(
-          "mutation R($i: RegisterChildRegistryInput!) { registerChildRegistry(input: $i) { credential } }",
+          "mutation R($i: RegisterChildRegistryInput!) { registerChildRegistry(input: $i) { userErrors { code } } }",
         ),
       ),
     ).toBe(true);
@@ -27,7 +27,7 @@ describe("isEnrollmentOnly", () => {
     expect(
       isEnrollmentOnly(
         body(
-          "query Q { streams { totalCount } } mutation M { registerChildRegistry(input: {}) { credential } }",
+          "query Q { streams { totalCount } } mutation M { registerChildRegistry(input: {}) { userErrors { code } } }",
           "M",
         ),
       ),
@@ -39,7 +39,7 @@ describe("isEnrollmentOnly", () => {
     expect(
       isEnrollmentOnly(
         body(
-          "mutation { registerChildRegistry(input: {}) { credential } createStream(input: {}) { stream { name } } }",
+          "mutation { registerChildRegistry(input: {}) { userErrors { code } } createStream(input: {}) { stream { name } } }",
         ),
       ),
     ).toBe(false);
@@ -50,13 +50,13 @@ describe("isEnrollmentOnly", () => {
     ).toBe(false);
     expect(
       isEnrollmentOnly(
-        body("mutation { registerChildRegistry(input: {}) @include(if: true) { credential } }"),
+        body("mutation { registerChildRegistry(input: {}) @include(if: true) { userErrors { code } } }"),
       ),
     ).toBe(false);
     expect(
       isEnrollmentOnly(
         body(
-          "query Q { streams { totalCount } } mutation M { registerChildRegistry(input: {}) { credential } }",
+          "query Q { streams { totalCount } } mutation M { registerChildRegistry(input: {}) { userErrors { code } } }",
         ),
       ),
     ).toBe(false);

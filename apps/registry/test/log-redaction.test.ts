@@ -15,7 +15,7 @@ const GRANT = `mutation ($input: GrantInput!) { grant(input: $input) { created u
 const DECLARE_CLUSTER = `mutation ($input: DeclareClusterInput!) {
   declareCluster(input: $input) { cluster { name } userErrors { code field message } } }`;
 const REGISTER_CHILD = `mutation ($input: RegisterChildRegistryInput!) {
-  registerChildRegistry(input: $input) { credential userErrors { code field message } } }`;
+  registerChildRegistry(input: $input) { userErrors { code field message } } }`;
 
 /** A value no registry could have made up: found in a log only if the log kept it. */
 const secret = (label: string) => `${label}-${randomBytes(12).toString("hex")}`;
