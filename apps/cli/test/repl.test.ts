@@ -38,7 +38,7 @@ describe("the REPL, driven through a pipe", () => {
     expect(run.stdout.startsWith('"/"')).toBe(true);
     expect(run.stdout).toContain("stream repl_s: created");
     // The password row is a sealed secret's placeholder, so the value column is as wide as it.
-    expect(run.stdout).toMatch(/\| stream \| acme\.kafka \| team     \| repl-team +\|/);
+    expect(run.stdout).toMatch(/\| stream \| acme\.kafka \| team {5}\| repl-team +\|/);
     expect(run.stdout).toMatch(/\| stream \| acme\.kafka \| password \| \*{8}:[0-9a-f]+ +\|/);
     expect(run.stdout).not.toContain("s3cret");
     expect(run.stdout).not.toContain("never_run");
