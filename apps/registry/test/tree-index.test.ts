@@ -284,7 +284,11 @@ describe("the aggregated discovery index of a tree of registries", { timeout: 18
 
   it("moves a re-parented leaf's rows to its new path, at every ancestor", async () => {
     const [root, leaf] = [at("/"), at("/mpaas/us-aus1-dc01")];
+    // Streams of its own at the leaf, so the case holds alone (vitest -t) as in the whole file.
+    await mutate(root, DECLARE_CLUSTER, { input: { name: "c1", namespace: leaf.path } });
+    await createStreams(root, leaf.path, ["moving_orders", "moving_widgets"]);
     await indexMatchesLive(root);
+    expect(await namesAt(root, "/mpaas")).toContain("/mpaas/us-aus1-dc01 moving_orders");
     expect((await declareParent(leaf, at("/aws").url)).userErrors).toEqual([]);
     // Its new parent's admin token is a stranger to the leaf until the leaf grants it (issue 19):
     // a live list at /aws would leave the leaf's streams out.
@@ -293,12 +297,12 @@ describe("the aggregated discovery index of a tree of registries", { timeout: 18
       const moved = await eventually(
         async () => {
           const [under, gone] = [await namesAt(root, "/aws/us-aus1-dc01"), await namesAt(root, "/mpaas")];
-          return under.includes("/aws/us-aus1-dc01 orders") && gone.length === 0 ? under : undefined;
+          return under.includes("/aws/us-aus1-dc01 moving_orders") && gone.length === 0 ? under : undefined;
         },
         30_000,
         "the leaf's rows to move under /aws",
       );
-      expect(moved).toContain("/aws/us-aus1-dc01 widgets");
+      expect(moved).toContain("/aws/us-aus1-dc01 moving_widgets");
       await indexMatchesLive(root);
       await indexMatchesLive(at("/aws"));
       expect(await namesAt(at("/mpaas"), "/mpaas")).toEqual([]);
@@ -306,7 +310,7 @@ describe("the aggregated discovery index of a tree of registries", { timeout: 18
       expect((await declareParent(leaf, at("/mpaas").url, TREE_TOKEN)).userErrors).toEqual([]);
     }
     await eventually(async () =>
-      (await namesAt(root, "/mpaas")).includes("/mpaas/us-aus1-dc01 orders") ? true : undefined,
+      (await namesAt(root, "/mpaas")).includes("/mpaas/us-aus1-dc01 moving_orders") ? true : undefined,
     );
     await indexMatchesLive(root);
   });
