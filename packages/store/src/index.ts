@@ -17,6 +17,7 @@ export * from "./database.ts";
 export * from "./db-errors.ts";
 export * from "./db.ts";
 export * from "./discovery-index.ts";
+export * from "./discovery-index-reads.ts";
 export * from "./grants.ts";
 export * from "./job-queue.ts";
 export * from "./migrate.ts";

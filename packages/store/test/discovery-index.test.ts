@@ -4,15 +4,13 @@ import { listChanges } from "../src/change-log-reads.ts";
 import { openDatabase, type Database } from "../src/database.ts";
 import {
   applyIndexPage,
-  countIndexed,
   ensureIndexFollows,
-  listIndexed,
   listIndexFollows,
   resetChildIndex,
   type IndexedEntry,
   type IndexPage,
-  type IndexPosition,
 } from "../src/discovery-index.ts";
+import { countIndexed, listIndexed, type IndexPosition } from "../src/discovery-index-reads.ts";
 import { migrate } from "../src/migrate.ts";
 
 describe.each(databaseKinds)("the discovery index on %s", (kind) => {

@@ -20,7 +20,8 @@ import {
   type GrantPosition,
   type GrantVisibility,
 } from "../src/grants.ts";
-import { applyIndexPage, countIndexed, ensureIndexFollows, listIndexed } from "../src/discovery-index.ts";
+import { applyIndexPage, ensureIndexFollows } from "../src/discovery-index.ts";
+import { countIndexed, listIndexed } from "../src/discovery-index-reads.ts";
 import { migrate } from "../src/migrate.ts";
 import { recordChange } from "../src/change-log.ts";
 import { createApiToken, revokeApiToken } from "../src/api-tokens.ts";
