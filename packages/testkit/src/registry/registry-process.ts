@@ -12,6 +12,9 @@ export type Launcher = "node" | "npm start";
  */
 export const START_TIMEOUT_MS = 120_000;
 
+/** Preloaded into each registry: it stops the registry once this process is gone. */
+const ownerWatchdog = new URL("./owner-watchdog.mjs", import.meta.url).href;
+
 /** A registry running as its own OS process. */
 export interface RegistryProcess {
   url: string;
@@ -70,12 +73,23 @@ export function launchRegistry(
   launcher: Launcher = "node",
   startTimeoutMs = START_TIMEOUT_MS,
 ): LaunchedRegistry {
-  const [command, args] =
-    launcher === "node" ? [process.execPath, ["--import", "tsx", registryMain]] : ["npm", ["start"]];
+  const users = usersEnvironment();
+  // The registry dies with this process (owner-watchdog.mjs): preloaded by node, or by the node
+  // that `npm start` runs, through NODE_OPTIONS.
+  const [command, args, preload] =
+    launcher === "node"
+      ? [process.execPath, ["--import", "tsx", "--import", ownerWatchdog, registryMain], {}]
+      : [
+          "npm",
+          ["start"],
+          { NODE_OPTIONS: [users.NODE_OPTIONS, `--import=${ownerWatchdog}`].join(" ").trim() },
+        ];
   const child = spawn(command, args, {
     cwd: repoRoot,
     env: {
-      ...usersEnvironment(),
+      ...users,
+      ...preload,
+      REGISTRY_TEST_OWNER_PID: String(process.pid),
       PORT: "0",
       HOST: "127.0.0.1",
       LOG_LEVEL: "debug",
