@@ -91,6 +91,14 @@ const RELATIONS: Record<string, Record<string, Relation>> = {
   },
 };
 
+/**
+ * The fields of an indexed type that are not answered from its document (by a relation): a field
+ * with arguments must be one of them, as a document holds one value whatever the arguments.
+ */
+export function fieldsApartFromDocument(typeName: string): ReadonlySet<string> {
+  return new Set(Object.keys(RELATIONS[typeName] ?? {}));
+}
+
 /** An index row's key as its owner knows it: its absolute namespace and name. */
 function ownedKey(context: GraphQLContext, key: IndexKey): OwnedKey {
   return { namespace: absolutePath(context.namespace, key.namespace), name: key.name };
