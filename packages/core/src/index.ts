@@ -15,6 +15,7 @@ export * from "./http-status.ts";
 export * from "./request-error-codes.ts";
 export * from "./deadline.ts";
 export * from "./domain.ts";
+export * from "./entity-kinds.ts";
 export * from "./resource-status.ts";
 export * from "./principal.ts";
 export * from "./grant.ts";

@@ -1,3 +1,4 @@
+import { ENTITY_KINDS } from "@stream-registry/core";
 import {
   getNamedType,
   isLeafType,
@@ -77,26 +78,24 @@ export const FEED_QUERY = `query IndexFeed($check: Boolean!, $last: String, $aft
   }
 }`;
 
-/** The kinds the index holds: the entities a discovery query lists. */
-export const INDEXED_TYPES = { stream: "Stream", cluster: "Cluster", binding: "Binding" } as const;
+/** The GraphQL types of the kinds the index holds (ENTITY_KINDS), by entity type: "stream": "Stream". */
+export const INDEXED_TYPES: Readonly<Record<string, string>> = Object.fromEntries(
+  ENTITY_KINDS.map((row) => [row.kind, row.typename]),
+);
+
+/** The fields no document holds (ENTITY_KINDS' `unindexed`), by GraphQL type: its owner answers them. */
+export const UNINDEXED_FIELDS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  ENTITY_KINDS.map((row) => [row.typename, row.unindexed]),
+);
 
 /**
- * Fields no document holds: a stream's schemas live in a schema registry, and registering one
- * writes no change of the stream, so an indexed copy would go stale (and a registry that cannot be
- * reached would hold up the index). A parent asks the owner for them live.
- */
-export const UNINDEXED_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  Stream: ["keySchema", "typeSchemas", "serializerSubjects"],
-};
-
-/**
- * The query for the documents of entities by key: every field of Stream, Cluster and Binding
- * that takes no argument and is not another entity (those are rows of their own), nested objects
- * in full, but UNINDEXED_FIELDS. Derived from the schema, so that a field added to the API is
+ * The query for the documents of entities by key: every field of each kind of ENTITY_KINDS that
+ * takes no argument and is not another entity (those are rows of their own), nested objects in
+ * full, but its unindexed fields. Derived from the schema, so that a field added to the API is
  * indexed with it.
  */
 export function documentsQuery(schema: GraphQLSchema): string {
-  const fragments = Object.values(INDEXED_TYPES).map((name) => {
+  const fragments = ENTITY_KINDS.map(({ typename: name }) => {
     const type = schema.getType(name);
     if (!isObjectType(type)) throw new Error(`${name} is not an object type of the schema`);
     return `... on ${name} ${selection(type, new Set([name]))}`;
