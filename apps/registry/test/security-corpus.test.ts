@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_ADMIN_TOKEN } from "@stream-registry/testkit";
 import { corpusCases } from "./support/security-corpus-cases.ts";
 import {
+  expectAnsweredAs,
   expectNoSecret,
   Q,
   SECRETS,
@@ -59,24 +60,13 @@ describe("the hostile-request corpus", { timeout: 60_000 }, () => {
       "limits",
       "secret extraction",
       "schema",
+      "cursors",
     ]);
   });
 
   it.each(cases.map((c) => [c.name, c] as const))("%s", async (_name, c: CorpusCase) => {
     const answer = await send(w, c);
-    expectNoSecret(answer.text);
-    expect(answer.codes).not.toContain("INTERNAL_SERVER_ERROR");
-    expect({ status: answer.status, codes: answer.codes }).toMatchObject({
-      status: c.expected.status,
-      ...(c.expected.code === null ? { codes: [] } : {}),
-    });
-    if (c.expected.code !== null) expect(answer.codes).toContain(c.expected.code);
-    if (c.expected.status === 401) {
-      expect(answer.json.data ?? null).toBeNull();
-      expect(answer.json.errors).toHaveLength(1);
-    }
-    if (c.expected.status === 403) expect(answer.json.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
-    c.expected.check?.(answer);
+    expectAnsweredAs(c, answer);
     if ((c.mutates && c.expected.status !== 401) || lastOfCategory.has(c.name)) {
       expect(await w.snapshot()).toEqual(before);
     }

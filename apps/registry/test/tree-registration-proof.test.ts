@@ -6,6 +6,7 @@ import { registryKeyOwner, type PublicJwk, type WrappedPrivateKey } from "@strea
 import {
   copyDatabase,
   eventually,
+  everyRow,
   freePort,
   launchRegistry,
   mutate,
@@ -40,23 +41,6 @@ async function register(url: string, input: Record<string, unknown>): Promise<Us
     { authorization: "" },
   );
   return answer.data!.registerChildRegistry;
-}
-
-/** Every row of every table of the database at `url`, as text: what a copy of it gives. */
-async function everyRow(url: string): Promise<string> {
-  const tables = await queryRows<{ name: string }>(
-    url,
-    `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'`,
-  );
-  const rows = await Promise.all(
-    tables.map(({ name }) =>
-      queryRows<{ row: string }>(url, `SELECT row_to_json(t)::text AS row FROM "${name}" t`),
-    ),
-  );
-  return rows
-    .flat()
-    .map((r) => r.row)
-    .join("\n");
 }
 
 /**

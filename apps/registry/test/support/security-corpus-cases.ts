@@ -1,6 +1,7 @@
 import { type CorpusCase } from "./security-corpus.ts";
 import { adminOnlyCases, escalationCases } from "./security-corpus-admin.ts";
 import { credentialCases } from "./security-corpus-credentials.ts";
+import { cursorCases } from "./security-corpus-cursors.ts";
 import { confusedDeputyCases, replayedTokenCases } from "./security-corpus-deputy.ts";
 import { limitCases } from "./security-corpus-limits.ts";
 import { parentTokenCases } from "./security-corpus-parent-tokens.ts";
@@ -12,7 +13,8 @@ import { readerWritingCases, writerOutOfScopeCases } from "./security-corpus-wri
 /**
  * Every case of the hostile-request corpus, category after category: first who is asking
  * (credentials, tokens of the tree, registries as deputies, spoofed headers), then what a verified
- * principal may do (write, administer, escalate, bomb, extract secrets, see the schema).
+ * principal may do (write, administer, escalate, bomb, extract secrets, see the schema, page a
+ * list with another's cursor).
  */
 export function corpusCases(): CorpusCase[] {
   return [
@@ -28,5 +30,6 @@ export function corpusCases(): CorpusCase[] {
     ...limitCases(),
     ...secretExtractionCases(),
     ...schemaCases(),
+    ...cursorCases(),
   ];
 }

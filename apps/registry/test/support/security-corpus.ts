@@ -133,8 +133,12 @@ const GRANTS: {
   { at: "/", principal: "token:expired", role: "writer" },
 ];
 
-/** Starts the tree and the issuers, plants objects, secrets, tokens and grants; waits until all is still. */
-export async function startCorpusWorld(): Promise<CorpusWorld> {
+/**
+ * Starts the tree and the issuers, plants objects, secrets, tokens and grants; waits until all is
+ * still. `env` goes to every registry besides the corpus's own settings (npm run stress:tree sets
+ * REGISTRY_CONNECT_ALLOW).
+ */
+export async function startCorpusWorld(env: Record<string, string> = {}): Promise<CorpusWorld> {
   const issuer = await startTestIssuer(AUDIENCE);
   const stranger = await startTestIssuer(AUDIENCE);
   let tree: Map<string, RegistryNode> | undefined;
@@ -151,6 +155,7 @@ export async function startCorpusWorld(): Promise<CorpusWorld> {
         REGISTRY_AUTH: "on",
         REGISTRY_OIDC_ISSUER: issuer.issuer,
         REGISTRY_OIDC_AUDIENCE: AUDIENCE,
+        ...env,
       },
     });
     const [root, aws, aws2] = [tree.get("/")!, tree.get("/aws")!, tree.get("/aws2")!];
@@ -350,6 +355,27 @@ export async function send(w: CorpusWorld, c: CorpusCase): Promise<Answer> {
     ...userErrorCodes,
   ];
   return { status: response.status, text, json, codes };
+}
+
+/**
+ * Asserts that `answer` is what case `c` expects: refused with its status and code (a 401 with one
+ * error and no data, a 403 FORBIDDEN) or answered without an error, never an INTERNAL_SERVER_ERROR,
+ * no planted secret in it, and the case's own check.
+ */
+export function expectAnsweredAs(c: CorpusCase, answer: Answer): void {
+  expectNoSecret(answer.text);
+  expect(answer.codes).not.toContain("INTERNAL_SERVER_ERROR");
+  expect({ status: answer.status, codes: answer.codes }).toMatchObject({
+    status: c.expected.status,
+    ...(c.expected.code === null ? { codes: [] } : {}),
+  });
+  if (c.expected.code !== null) expect(answer.codes).toContain(c.expected.code);
+  if (c.expected.status === 401) {
+    expect(answer.json.data ?? null).toBeNull();
+    expect(answer.json.errors).toHaveLength(1);
+  }
+  if (c.expected.status === 403) expect(answer.json.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+  c.expected.check?.(answer);
 }
 
 /** Asserts that no planted secret is anywhere in `text`. */

@@ -1,4 +1,4 @@
-export { queryRows } from "./database-rows.ts";
+export { everyRow, queryRows } from "./database-rows.ts";
 export { eventually, settled } from "./eventually.ts";
 export { postGraphQL, registryClient, withAuthorization } from "./graphql-client.ts";
 export type { GraphQLClient, GraphQLResponse, RegistryClient } from "./graphql-client.ts";
@@ -8,6 +8,7 @@ export * from "./operations.ts";
 export { launchRegistry, spawnRegistry } from "./registry-process.ts";
 export type { LaunchedRegistry, Launcher, RegistryProcess } from "./registry-process.ts";
 export { seed, uniqueName } from "./seed.ts";
+export { seedChain, type Seeded, type SeedChain } from "./seed-chain.ts";
 export { databaseEnv, TEST_SECRET_KEYS } from "./secret-keys.ts";
 export type * from "./seed.ts";
 export { TEST_ADMIN_TOKEN, TEST_AUTHORIZATION, testRegistryEnv } from "./test-env.ts";
