@@ -3,6 +3,8 @@ export * from "./connect-policy.ts";
 export * from "./connectors.ts";
 export * from "./errors.ts";
 export * from "./infrastructure.ts";
+export * from "./operation.ts";
 export * from "./provider.ts";
 export * from "./replication.ts";
+export * from "./resource-manager.ts";
 export * from "./schema.ts";

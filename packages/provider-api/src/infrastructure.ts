@@ -1,35 +1,12 @@
 import type { ConfigMaps } from "@stream-registry/core";
-
-/** The cluster a binding lives on, as declared in the registry (providers keep no state of their own). */
-export interface ClusterTarget {
-  namespace: string;
-  name: string;
-  /** The cluster's config maps, secrets included: what a provider needs to connect. */
-  config: ConfigMaps;
-}
-
-/** Everything a provider call may use besides its arguments. */
-export interface OperationContext {
-  /**
-   * Aborted when the registry shuts down or gives up on the call. A call whose signal is already
-   * aborted rejects at once without touching the platform (the conformance suite checks it).
-   */
-  signal: AbortSignal;
-}
-
-/** A JSON value, as stored by the registry and served to API users. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+import type { ClusterTarget, OperationContext } from "./operation.ts";
+import type { BatchOutcome, JsonValue, ResourceManager, ResourceObservation } from "./resource-manager.ts";
 
 /**
  * What a provider saw of a binding in the underlying platform; shown to users beside the binding's
  * status, e.g. for Kafka `{ partitions: 6, replicationFactor: 3, configs: {...}, records: 42 }`.
  */
-export interface BindingObservation {
-  /** A short human-readable summary, e.g. "topic has 10 partitions, replication 3". */
-  message?: string;
-  /** Provider-specific facts (partitions, configs, record counts...). */
-  details?: { [key: string]: JsonValue };
-}
+export type BindingObservation = ResourceObservation;
 
 /** What a connectivity probe of a cluster found; the registry shows it as the cluster's health. */
 export interface ClusterProbe {
@@ -52,30 +29,18 @@ export interface ClusterEndpoint {
   label?: string;
 }
 
-export interface BindingRequest {
-  streamName: string;
-  cluster: ClusterTarget;
-  /** The stream's config maps with the binding's overrides applied. */
-  configMaps: ConfigMaps;
-  producerConfig: ConfigMaps;
-  consumerConfig: ConfigMaps;
-}
-
-/** A binding as a batch delete names it: its stream on a cluster. */
+/** A binding as observe and delete name it: its stream on a cluster. */
 export interface BindingTarget {
   streamName: string;
   cluster: ClusterTarget;
 }
 
-/** One request's outcome in a batch: what its own call would have returned, or thrown. */
-export type BatchOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
-
-/** A call's outcome as a batch reports it: its value, or what it threw. */
-export function settle<T>(call: Promise<T>): Promise<BatchOutcome<T>> {
-  return call.then(
-    (value) => ({ ok: true as const, value }),
-    (error: unknown) => ({ ok: false as const, error }),
-  );
+/** A binding's desired state, as a create or an update sends it. */
+export interface BindingRequest extends BindingTarget {
+  /** The stream's config maps with the binding's overrides applied. */
+  configMaps: ConfigMaps;
+  producerConfig: ConfigMaps;
+  consumerConfig: ConfigMaps;
 }
 
 /**
@@ -166,3 +131,30 @@ export const INFRASTRUCTURE_METHODS = [
   "observeStreamBinding",
   "deleteStreamBinding",
 ] as const satisfies readonly (keyof StreamInfrastructureManager)[];
+
+/** Bindings as every realized kind is managed: created and updated by request, named by target. */
+export type BindingManager = ResourceManager<BindingRequest, BindingObservation, BindingTarget>;
+
+/**
+ * A provider's bindings on the one shape of every realized kind: its infrastructure keeps the
+ * seed's method names (`createStreamBinding`, ...), and the registry's binding handler and the
+ * conformance suite drive them through this. The batch calls are there when the provider has them.
+ */
+export function bindingManager(infrastructure: StreamInfrastructureManager): BindingManager {
+  const manager: BindingManager = {
+    create: (request, context) => infrastructure.createStreamBinding(request, context),
+    update: (request, context) => infrastructure.updateStreamBinding(request, context),
+    observe: ({ streamName, cluster }, context) =>
+      infrastructure.observeStreamBinding(streamName, cluster, context),
+    remove: ({ streamName, cluster }, context) =>
+      infrastructure.deleteStreamBinding(streamName, cluster, context),
+  };
+  const { createStreamBindings, deleteStreamBindings } = infrastructure;
+  if (createStreamBindings) {
+    manager.createMany = (requests, context) => createStreamBindings.call(infrastructure, requests, context);
+  }
+  if (deleteStreamBindings) {
+    manager.removeMany = (targets, context) => deleteStreamBindings.call(infrastructure, targets, context);
+  }
+  return manager;
+}

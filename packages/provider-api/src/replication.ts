@@ -1,13 +1,11 @@
-import type { Phase } from "@stream-registry/core";
-import type { ClusterTarget, OperationContext } from "./infrastructure.ts";
+import type { ClusterTarget, OperationContext } from "./operation.ts";
+import type { ResourceManager, ResourceObservation } from "./resource-manager.ts";
 
-/** The seed's StreamReplication DTO: `topic` is the replica's binding name, e.g. "cluster001/widgets_v0". */
-export interface StreamReplication {
-  cluster: string;
-  topic: string;
-  status: Phase;
-}
-
+/**
+ * A replication of a remote stream onto `cluster`, as every call names it: its replica there is
+ * the binding "<remoteCluster>/<remoteStream>" (prefixed with the remote namespace when it is not
+ * the local one).
+ */
 export interface ReplicationRequest {
   cluster: ClusterTarget;
   remoteCluster: ClusterTarget;
@@ -16,22 +14,17 @@ export interface ReplicationRequest {
   remoteNamespace: string;
 }
 
-/** The seed's StreamReplicationManager. Failures are thrown as StreamReplicationError. */
-export interface StreamReplicationManager {
-  listReplications(
-    cluster: ClusterTarget | undefined,
-    context: OperationContext,
-  ): Promise<StreamReplication[]>;
-  createReplication(request: ReplicationRequest, context: OperationContext): Promise<StreamReplication>;
-  getReplication(
-    request: ReplicationRequest,
-    context: OperationContext,
-  ): Promise<StreamReplication | undefined>;
-  deleteReplication(
-    request: ReplicationRequest,
-    context: OperationContext,
-  ): Promise<StreamReplication | undefined>;
-}
+/** What a provider saw of a replication on its platform (e.g. a mirror's lag). */
+export type ReplicationObservation = ResourceObservation;
+
+/**
+ * The seed's StreamReplicationManager on the shape of every realized kind: createReplication is
+ * `create`, getReplication `observe` (null when absent) and deleteReplication `remove`; `update`
+ * brings an existing replication back to its request. The seed's listReplications is the
+ * registry's own list (SHOW REPLICATIONS reads its rows, with the phases the kernel keeps).
+ * Failures are thrown as StreamReplicationError.
+ */
+export type StreamReplicationManager = ResourceManager<ReplicationRequest, ReplicationObservation>;
 
 /** The seed's relocation states, in order. */
 export type RelocationStatus =

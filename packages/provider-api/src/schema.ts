@@ -5,7 +5,7 @@ import type {
   SchemaType,
   SubjectVersion,
 } from "@stream-registry/core";
-import type { ClusterTarget, OperationContext } from "./infrastructure.ts";
+import type { ClusterTarget, OperationContext } from "./operation.ts";
 
 /** Which cluster's schema registry a call is about (its address is in the cluster's config maps). */
 export interface SchemaContext extends OperationContext {

@@ -1,7 +1,8 @@
 import { expect } from "vitest";
 import { DeadlineExceeded, withDeadline } from "@stream-registry/core";
 import { isProviderError, type ProviderError } from "../errors.ts";
-import type { BindingObservation, ClusterProbe } from "../infrastructure.ts";
+import type { ClusterProbe } from "../infrastructure.ts";
+import type { ResourceObservation } from "../resource-manager.ts";
 
 /** Settles `promise` or fails after `ms`: a provider call that hangs must fail the test, not time it out. */
 export async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
@@ -55,7 +56,7 @@ export function expectProbe(probe: ClusterProbe, what: string): void {
   expectJson(probe, what);
 }
 
-export function expectObservation(observation: BindingObservation | null | void, what: string): void {
+export function expectObservation(observation: ResourceObservation | null | void, what: string): void {
   if (observation === undefined || observation === null) return;
   if (observation.message !== undefined) expect(typeof observation.message).toBe("string");
   if (observation.details !== undefined) {

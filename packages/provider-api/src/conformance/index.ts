@@ -1,2 +1,2 @@
 export { defineProviderConformanceSuite } from "./suite.ts";
-export type { ConformanceFactory, ConformanceTarget, InvalidStream } from "./target.ts";
+export type { ConformanceFactory, ConformanceTarget, InvalidStream, ResourceSample } from "./target.ts";

@@ -1,17 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ConfigMaps } from "@stream-registry/core";
-import { INFRASTRUCTURE_METHODS, type BindingRequest, type OperationContext } from "../infrastructure.ts";
-import { ResourceConflictError } from "../errors.ts";
+import { INFRASTRUCTURE_METHODS } from "../infrastructure.ts";
+import type { OperationContext } from "../operation.ts";
 import type { ConfigScope } from "../provider.ts";
-import {
-  expectJson,
-  expectObservation,
-  expectProbe,
-  expectProviderError,
-  rejection,
-  within,
-} from "./checks.ts";
+import { expectProbe, expectProviderError, rejection } from "./checks.ts";
+import { defineResourceSection, rejectsWhenAborted, subjectsOf, type Subject } from "./resources.ts";
 import type { ConformanceFactory, ConformanceTarget } from "./target.ts";
 
 const SCOPES: readonly ConfigScope[] = ["cluster", "stream", "producer", "consumer"];
@@ -46,15 +39,20 @@ const UNKNOWN_KEY = "Conformance: unknown key!";
  *   probe; the unreachable one is refused with a retriable ProviderError within a bound;
  * - streams: `validateStream` accepts `validStream` and refuses `invalidStream` with a
  *   non-retriable ProviderError whose issues name the expected field;
- * - bindings: create, update and delete are idempotent (each called twice); observations are plain
- *   JSON; with real infrastructure, a binding is observed after create and not after delete, and
- *   a create of `conflictingStream` over an existing binding is a ResourceConflictError that
- *   leaves it as it is;
- * - cancellation: a call given an already-aborted signal rejects promptly and creates nothing;
+ * - realized kinds, one section over the generic ResourceManager contract, run for every kind the
+ *   provider supports (bindings, through `bindingManager`; `sources`, `sinks` and `replication`
+ *   where it has them, each with the target's sample, which it must give for those and only
+ *   those): create, update and remove are idempotent (each called twice); observations are plain
+ *   JSON; with real infrastructure, a resource is observed after create and not after remove, and
+ *   a create of the conflicting request over an existing resource is a ResourceConflictError that
+ *   leaves it as it is; the batch calls, where it has them, answer one success per request and
+ *   are idempotent too; sources and sinks list the sample's type for the reachable cluster;
+ * - cancellation: a call given an already-aborted signal (a probe, and each call of each kind)
+ *   rejects promptly and creates nothing;
  * - `close()` may be called twice. It runs last: the provider is closed when the suite ends.
  *
- * The factory runs once, in `beforeAll`; `dispose` runs in `afterAll`. Bindings made by a test are
- * deleted by that test.
+ * The factory runs once, in `beforeAll`; `dispose` runs in `afterAll`. Resources made by a test
+ * are removed by that test.
  */
 export function defineProviderConformanceSuite(
   factory: ConformanceFactory,
@@ -76,24 +74,9 @@ export function defineProviderConformanceSuite(
     const ctx = (): OperationContext => ({ signal: new AbortController().signal });
     const name = () =>
       t().streamName?.() ?? `conformance_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
-    const request = (streamName: string, configMaps: ConfigMaps = t().validStream): BindingRequest => ({
-      streamName,
-      cluster: t().cluster,
-      configMaps,
-      producerConfig: {},
-      consumerConfig: {},
-    });
-    /** Deletes what a test created even when it failed half-way. */
-    const withBinding = async (work: (streamName: string) => Promise<void>) => {
-      const streamName = name();
-      try {
-        await work(streamName);
-      } finally {
-        await t()
-          .provider.infrastructure.deleteStreamBinding(streamName, t().cluster, ctx())
-          .catch(() => {});
-      }
-    };
+    /** Every realized kind the provider supports, each through the generic contract. */
+    let kinds: Subject[] | undefined;
+    const subjects = () => (kinds ??= subjectsOf(t(), name));
 
     describe("shape", () => {
       it("has a kind, a description and every infrastructure method", () => {
@@ -205,111 +188,17 @@ export function defineProviderConformanceSuite(
       });
     });
 
-    describe("bindings", () => {
-      it("creates idempotently and observes what it created", () =>
-        withBinding(async (streamName) => {
-          const infra = t().provider.infrastructure;
-          expectObservation(await infra.createStreamBinding(request(streamName), ctx()), "create");
-          expectObservation(await infra.createStreamBinding(request(streamName), ctx()), "second create");
-          const observed = await infra.observeStreamBinding(streamName, t().cluster, ctx());
-          expectObservation(observed, "observe");
-          if (t().observesRealInfrastructure) expect(observed, "observed after create").not.toBeNull();
-        }));
-
-      it("updates idempotently", () =>
-        withBinding(async (streamName) => {
-          const infra = t().provider.infrastructure;
-          await infra.createStreamBinding(request(streamName), ctx());
-          expectObservation(await infra.updateStreamBinding(request(streamName), ctx()), "update");
-          expectObservation(await infra.updateStreamBinding(request(streamName), ctx()), "second update");
-          if (t().observesRealInfrastructure) {
-            expect(await infra.observeStreamBinding(streamName, t().cluster, ctx())).not.toBeNull();
-          }
-        }));
-
-      it("deletes idempotently, and a deleted binding is not observed", () =>
-        withBinding(async (streamName) => {
-          const infra = t().provider.infrastructure;
-          await infra.createStreamBinding(request(streamName), ctx());
-          await infra.deleteStreamBinding(streamName, t().cluster, ctx());
-          await infra.deleteStreamBinding(streamName, t().cluster, ctx());
-          const observed = await infra.observeStreamBinding(streamName, t().cluster, ctx());
-          expectObservation(observed, "observe after delete");
-          if (t().observesRealInfrastructure) expect(observed, "observed after delete").toBeNull();
-        }));
-
-      it("refuses, as a conflict, to create over an existing resource that differs, leaving it as it is", async () => {
-        const { conflictingStream } = t();
-        if (!conflictingStream) {
-          // Only a provider that realizes nothing may have nothing to conflict with.
-          expect(
-            t().observesRealInfrastructure,
-            "a target with real resources gives a conflictingStream",
-          ).toBe(false);
-          return;
-        }
-        await withBinding(async (streamName) => {
-          const infra = t().provider.infrastructure;
-          await infra.createStreamBinding(request(streamName), ctx());
-          const before = await infra.observeStreamBinding(streamName, t().cluster, ctx());
-          const error = await rejection(
-            10_000,
-            "createStreamBinding(conflicting)",
-            infra.createStreamBinding(request(streamName, conflictingStream), ctx()),
-          );
-          expect(error, "the refusal").toBeInstanceOf(ResourceConflictError);
-          expectProviderError(error, false);
-          const after = await infra.observeStreamBinding(streamName, t().cluster, ctx());
-          expect(after?.details, "the resource after the refused create").toEqual(before?.details);
-        });
-      });
-
-      it("deletes a binding that never existed, and does not observe it", async () => {
-        const infra = t().provider.infrastructure;
-        const streamName = name();
-        await infra.deleteStreamBinding(streamName, t().cluster, ctx());
-        const observed = await infra.observeStreamBinding(streamName, t().cluster, ctx());
-        if (t().observesRealInfrastructure) expect(observed).toBeNull();
-        else expectJson(observed, "observe of a missing binding");
-      });
-    });
+    defineResourceSection(t, subjects);
 
     describe("cancellation", () => {
-      it("rejects promptly when the signal is already aborted, creating nothing", () =>
-        withBinding(async (streamName) => {
-          const { provider, cluster } = t();
-          const infra = provider.infrastructure;
-          const bound = t().abortTimeoutMs ?? 2_000;
-          const controller = new AbortController();
-          controller.abort(new Error("conformance: aborted"));
-          const aborted = { signal: controller.signal };
-          await rejection(bound, "probeCluster(aborted)", infra.probeCluster(cluster, aborted));
-          await rejection(
-            bound,
-            "createStreamBinding(aborted)",
-            infra.createStreamBinding(request(streamName), aborted),
-          );
-          await rejection(
-            bound,
-            "updateStreamBinding(aborted)",
-            infra.updateStreamBinding(request(streamName), aborted),
-          );
-          await rejection(
-            bound,
-            "observeStreamBinding(aborted)",
-            infra.observeStreamBinding(streamName, cluster, aborted),
-          );
-          await rejection(
-            bound,
-            "deleteStreamBinding(aborted)",
-            infra.deleteStreamBinding(streamName, cluster, aborted),
-          );
-          if (t().observesRealInfrastructure) {
-            expect(
-              await within(15_000, "observe", infra.observeStreamBinding(streamName, cluster, ctx())),
-            ).toBeNull();
-          }
-        }));
+      it("rejects promptly when the signal is already aborted, creating nothing", async () => {
+        const { provider, cluster } = t();
+        const controller = new AbortController();
+        controller.abort(new Error("conformance: aborted"));
+        const probe = provider.infrastructure.probeCluster(cluster, { signal: controller.signal });
+        await rejection(t().abortTimeoutMs ?? 2_000, "probeCluster(aborted)", probe);
+        for (const subject of subjects()) await subject(rejectsWhenAborted);
+      });
     });
 
     describe("close", () => {

@@ -1,12 +1,30 @@
 import type { ConfigMaps } from "@stream-registry/core";
-import type { ClusterTarget } from "../infrastructure.ts";
+import type { ConnectorRequest } from "../connectors.ts";
+import type { ClusterTarget } from "../operation.ts";
 import type { StreamProvider } from "../provider.ts";
+import type { ReplicationRequest } from "../replication.ts";
 
 /** A stream config a provider must refuse, and the field (inside the config maps) it must name. */
 export interface InvalidStream {
   configMaps: ConfigMaps;
   /** e.g. ["apache.kafka", "partitions"]: some issue of the refusal must name exactly this path. */
   field: string[];
+}
+
+/**
+ * How the suite exercises a realized kind beyond bindings (a stream source, a sink, a replication):
+ * what the binding fields of ConformanceTarget (`validStream`, `conflictingStream`, `streamName`)
+ * are for bindings.
+ */
+export interface ResourceSample<Request> {
+  /** A request the provider accepts, for a resource no other test uses (a new name each call). */
+  request(): Request | Promise<Request>;
+  /**
+   * A request for the same resource as `request` that differs from it: a create of it over the
+   * existing resource must throw ResourceConflictError and leave that resource as it is. Omit it
+   * only when the kind has nothing to compare.
+   */
+  conflicting?(request: Request): Request;
 }
 
 /**
@@ -36,10 +54,19 @@ export interface ConformanceTarget {
   /** A stream name no other test uses (on real clusters, names outlive a test run). Default: random. */
   streamName?(): string;
   /**
-   * True when bindings become real resources that `observeStreamBinding` sees (a Kafka topic):
-   * the suite then checks that an observation appears after create and disappears after delete.
+   * True when bindings (and the other kinds it supports) become real resources that observing
+   * sees (a Kafka topic): the suite then checks that an observation appears after create and
+   * disappears after delete.
    */
   observesRealInfrastructure: boolean;
+  /**
+   * One sample for each optional realized kind the provider supports: required where the provider
+   * has the manager (`provider.sources`, ...), refused where it has not. Bindings, which every
+   * provider supports, are exercised with the stream fields above.
+   */
+  sources?: ResourceSample<ConnectorRequest>;
+  sinks?: ResourceSample<ConnectorRequest>;
+  replication?: ResourceSample<ReplicationRequest>;
   /** How long probing `unreachableCluster` may take before it must have failed. Default 15 000. */
   unreachableTimeoutMs?: number;
   /** How long a call given an already-aborted signal may take to reject. Default 2 000. */
