@@ -5,3 +5,4 @@ export * from "./seed-examples.ts";
 export { freePort } from "./kafka/ports.ts";
 export { startRedirectTrap } from "./redirect-trap.ts";
 export type { RedirectTrap } from "./redirect-trap.ts";
+export { AsyncDisposableStack } from "./disposable-stack.ts";

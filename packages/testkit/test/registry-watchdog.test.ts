@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { eventually } from "../src/registry/eventually.ts";
+import { running } from "./support/processes.ts";
 
 // A registry a test starts must not outlive the test process, however that process ends: here it
 // is killed with SIGKILL, which it cannot handle, leaving its registry an orphan.
@@ -35,17 +35,3 @@ it.each(["node", "npm start"])(
   },
   180_000,
 );
-
-/** Whether `pid` is a process that has not exited (an exited one nobody reaped yet is not). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}

@@ -5,6 +5,7 @@ import {
   DECLARE_CLUSTER,
   mutate,
   seed,
+  seedChain,
   type GraphQLClient,
   type GraphQLResponse,
 } from "../src/index.ts";
@@ -145,5 +146,60 @@ describe("seed", () => {
     await expect(seed(client).binding({ stream: { name: "s" }, cluster: "nowhere" })).rejects.toThrow(
       /createBinding .*returned userErrors:[\s\S]*no cluster nowhere/,
     );
+  });
+});
+
+describe("seedChain", () => {
+  it("makes its steps in order in the namespace of the last at(), binding its last stream on its last cluster", async () => {
+    const { client, sent } = fakeClient(echo);
+    const config = { "acme.kafka": { team: "widgets" } };
+    const made = await seedChain(client)
+      .stream({ name: "root_s" })
+      .at("/aws")
+      .cluster({ name: "c1" })
+      .stream({ name: "orders", config })
+      .binding()
+      .stream({ name: "widgets" })
+      .binding({ cluster: "c0", config })
+      .at("/aws/leaf")
+      .stream({ name: "leaf_s" });
+    expect(sent.map((s) => [s.query, s.variables?.input])).toEqual([
+      [CREATE_STREAM, { name: "root_s" }],
+      [DECLARE_CLUSTER, { name: "c1", namespace: "/aws" }],
+      [CREATE_STREAM, { name: "orders", config, namespace: "/aws" }],
+      [CREATE_BINDING, { stream: "orders", cluster: "c1", namespace: "/aws" }],
+      [CREATE_STREAM, { name: "widgets", namespace: "/aws" }],
+      [CREATE_BINDING, { stream: "widgets", cluster: "c0", config, namespace: "/aws" }],
+      [CREATE_STREAM, { name: "leaf_s", namespace: "/aws/leaf" }],
+    ]);
+    expect(made.streams.map((s) => s.name)).toEqual(["root_s", "orders", "widgets", "leaf_s"]);
+    expect(made.clusters.map((c) => c.name)).toEqual(["c1"]);
+    expect(made.bindings).toEqual([
+      { fqn: "/c1/orders", isDefault: true, stream: "orders", cluster: "c1" },
+      { fqn: "/c0/widgets", isDefault: true, stream: "widgets", cluster: "c0" },
+    ]);
+  });
+
+  it("is a value: nothing is sent until it is awaited, and each await sends its steps again", async () => {
+    const { client, sent } = fakeClient(echo);
+    const base = seedChain(client).at("/aws").cluster();
+    const longer = base.stream().binding();
+    expect(sent).toEqual([]);
+    await longer;
+    expect(sent).toHaveLength(3);
+    // A name left out is made when the step runs: the second run's cluster is another one.
+    const again = (await base).clusters[0]?.name;
+    expect(again).not.toBe((sent[0]?.variables?.input as { name: string }).name);
+  });
+
+  it("stops at the first refusal, and refuses a binding with nothing to bind", async () => {
+    const { client, sent } = fakeClient(() => ({
+      data: {
+        createStream: { stream: null, userErrors: [{ code: "ALREADY_EXISTS", field: [], message: "taken" }] },
+      },
+    }));
+    await expect(seedChain(client).stream({ name: "s" }).stream()).rejects.toThrow(/ALREADY_EXISTS/);
+    expect(sent).toHaveLength(1);
+    await expect(seedChain(client).binding({ stream: "s" })).rejects.toThrow(/needs a stream and a cluster/);
   });
 });

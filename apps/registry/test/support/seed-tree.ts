@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, onTestFinished } from "vitest";
 import {
+  AsyncDisposableStack,
   mutate,
   registryNode,
   startRegistryTree,
@@ -106,25 +107,32 @@ export interface SeedTree {
 /**
  * Starts the seed's tree for the test file (the inner registries on PostgreSQL, the others on the
  * embedded PGlite) and, with `impostor`, a registry outside it; all are disposed after the file.
+ * Each is put on the file's stack as soon as it exists, so one that fails to start, or a start
+ * that outlasts beforeAll, leaves none of them running.
  */
 export function useSeedTree(options: { impostor?: boolean } = {}): SeedTree {
+  const stack = new AsyncDisposableStack();
   let tree: Map<string, RegistryNode> | undefined;
   let impostor: RegistryNode | undefined;
   beforeAll(async () => {
-    [tree, impostor] = await Promise.all([
-      startRegistryTree(TREE, { kinds: { "/": "postgres", "/aws": "postgres" }, env: ENV }),
-      options.impostor
-        ? registryNode("/aws", "pglite", ENV).then(async (node) => {
-            await node.start();
-            return node;
-          })
-        : undefined,
-    ]);
+    const starting: Promise<void>[] = [
+      startRegistryTree(TREE, { kinds: { "/": "postgres", "/aws": "postgres" }, env: ENV, stack }).then(
+        (started) => void (tree = started),
+      ),
+    ];
+    if (options.impostor) {
+      starting.push(
+        registryNode("/aws", "pglite", ENV, stack).then(async (node) => {
+          impostor = node;
+          await node.start();
+        }),
+      );
+    }
+    // Both settle before a failure is reported: nothing is still starting when the stack is disposed.
+    const failed = (await Promise.allSettled(starting)).find((result) => result.status === "rejected");
+    if (failed) throw failed.reason;
   }, 300_000);
-  afterAll(async () => {
-    const nodes = [...(tree?.values() ?? []), ...(impostor ? [impostor] : [])];
-    await Promise.all(nodes.map((node) => node.dispose()));
-  });
+  afterAll(() => stack.disposeAsync());
   return {
     at: (path) => tree!.get(path)!,
     impostor: () => impostor!,

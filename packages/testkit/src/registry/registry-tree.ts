@@ -1,4 +1,5 @@
 import { rm } from "node:fs/promises";
+import { AsyncDisposableStack } from "../disposable-stack.ts";
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from "../databases.ts";
 import { freePort } from "../kafka/ports.ts";
 import { registryClient, type RegistryClient } from "./graphql-client.ts";
@@ -32,16 +33,25 @@ export interface RegistryNode extends RegistryClient {
   dispose(): Promise<void>;
 }
 
-/** One registry on a port of its own and a new database of `kind`; not started. */
+/**
+ * One registry on a port of its own and a new database of `kind`; not started. With `stack`, it is
+ * disposed with the stack, and refused (its database dropped) if the stack was disposed meanwhile.
+ */
 export async function registryNode(
   path: string,
   kind: DatabaseKind,
   env: Record<string, string> = {},
+  stack?: AsyncDisposableStack,
 ): Promise<RegistryNode> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/graphql`;
   const database: TestDatabase = await createTestDatabase(kind, "tree");
-  const dataDir = database.url ? undefined : await migratedDataDir("tree");
+  const dataDir = database.url
+    ? undefined
+    : await migratedDataDir("tree").catch(async (error: unknown) => {
+        await database.drop();
+        throw error;
+      });
   const where = databaseEnv(database.url, dataDir);
   let current: LaunchedRegistry | undefined;
   const node: RegistryNode = {
@@ -70,6 +80,11 @@ export async function registryNode(
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
+  if (stack?.disposed) {
+    await node.dispose();
+    throw new Error(`registry ${path}: its stack was disposed while it was made`);
+  }
+  stack?.defer(() => node.dispose());
   return node;
 }
 
@@ -119,11 +134,16 @@ export async function attach(
   if (options.ancestorAdmins !== false) await trustAncestorAdmins(node);
 }
 
+/** The registries of a tree by path; disposing it stops them all and drops their databases. */
+export interface RegistryTree extends Map<string, RegistryNode>, AsyncDisposable {}
+
 /**
  * Starts one registry per path (parents before children, all accepting children with TREE_TOKEN)
  * and builds the tree: each registry but "/" is named for its last segment and registered with the
  * registry of the path above it (attach, with `ancestorAdmins`). `kinds` picks a database per path
- * (default PGlite).
+ * (default PGlite). Each registry is disposed as soon as it exists: with `stack` when given (so a
+ * caller that stops waiting, e.g. a timed-out beforeAll, still disposes all of them), otherwise
+ * here when the build fails, or with the returned tree.
  */
 export async function startRegistryTree(
   paths: readonly string[],
@@ -131,18 +151,16 @@ export async function startRegistryTree(
     kinds?: Record<string, DatabaseKind>;
     env?: Record<string, string>;
     ancestorAdmins?: boolean;
+    stack?: AsyncDisposableStack;
   } = {},
-): Promise<Map<string, RegistryNode>> {
-  const nodes = new Map<string, RegistryNode>();
+): Promise<RegistryTree> {
+  const setup = new AsyncDisposableStack();
+  options.stack?.defer(() => setup.disposeAsync());
   try {
+    const nodes = new Map<string, RegistryNode>();
     for (const path of paths) {
-      nodes.set(
-        path,
-        await registryNode(path, options.kinds?.[path] ?? "pglite", {
-          REGISTRY_ENROLLMENT_TOKEN: TREE_TOKEN,
-          ...options.env,
-        }),
-      );
+      const env = { REGISTRY_ENROLLMENT_TOKEN: TREE_TOKEN, ...options.env };
+      nodes.set(path, await registryNode(path, options.kinds?.[path] ?? "pglite", env, setup));
     }
     await Promise.all([...nodes.values()].map((node) => node.start()));
     for (const path of paths) {
@@ -152,9 +170,10 @@ export async function startRegistryTree(
         throw new Error(`registry tree: ${path} has no parent ${parentOf(path)} among ${paths.join(", ")}`);
       await attach(nodes.get(path)!, parent, options);
     }
-    return nodes;
-  } catch (error) {
-    await Promise.all([...nodes.values()].map((node) => node.dispose()));
-    throw error;
+    const built = setup.move();
+    options.stack?.defer(() => built.disposeAsync());
+    return Object.assign(nodes, { [Symbol.asyncDispose]: () => built.disposeAsync() });
+  } finally {
+    await setup.disposeAsync();
   }
 }
