@@ -21,7 +21,7 @@ export type ReplicationObservation = ResourceObservation;
  * The seed's StreamReplicationManager on the shape of every realized kind: createReplication is
  * `create`, getReplication `observe` (null when absent) and deleteReplication `remove`; `update`
  * brings an existing replication back to its request. The seed's listReplications is the
- * registry's own list (SHOW REPLICATIONS reads its rows, with the phases the kernel keeps).
+ * registry's to answer, from the replications it realizes and the phases its kernel keeps.
  * Failures are thrown as StreamReplicationError.
  */
 export type StreamReplicationManager = ResourceManager<ReplicationRequest, ReplicationObservation>;
