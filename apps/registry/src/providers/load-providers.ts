@@ -42,11 +42,20 @@ export async function loadProviders(
   return providers;
 }
 
+/**
+ * Set by apps/registry/bin/start.mjs when the registry runs built (`npm start`): makes provider
+ * modules load as under tsx (TypeScript; the workspace packages the registry runs with).
+ */
+const beforeProviderModules = (globalThis as Record<symbol, unknown>)[
+  Symbol.for("stream-registry.before-provider-modules")
+] as (() => Promise<void>) | undefined;
+
 async function importProviders(specifier: string, cwd: string): Promise<StreamProvider[]> {
   const isPath = specifier.startsWith(".") || path.isAbsolute(specifier);
   const target = isPath ? pathToFileURL(path.resolve(cwd, specifier)).href : specifier;
   let module: Record<string, unknown>;
   try {
+    await beforeProviderModules?.();
     module = (await import(target)) as Record<string, unknown>;
   } catch (error) {
     throw new ProviderLoadError(
