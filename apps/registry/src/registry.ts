@@ -48,9 +48,7 @@ import { MigrationGuard } from "./migration-guard.ts";
 import { builtInProviders } from "./providers/built-in.ts";
 import { loadProviders } from "./providers/load-providers.ts";
 import { ProviderRegistry } from "./providers/provider-registry.ts";
-import { handlersByKind } from "./reconciler/handler.ts";
-import { bindingHandler } from "./reconciler/handlers/binding-handler.ts";
-import { parentLinkHandler } from "./reconciler/handlers/parent-link-handler.ts";
+import { realizedHandlers } from "./reconciler/kinds.ts";
 import { Reconciler } from "./reconciler/reconciler.ts";
 import { Resync } from "./reconciler/resync.ts";
 import { RegistryIdentity } from "./identity.ts";
@@ -160,11 +158,11 @@ export async function startRegistry(
       keys: () => registryKeys.publicKeys(),
       prove: (parent, purpose, digest) => registryKeys.proveRegistration(parent, purpose, digest),
     };
-    // The reconcile kernel's kinds: each realized resource kind registers its handler here.
-    const handlers = handlersByKind([
-      bindingHandler(namespaced),
-      parentLinkHandler({ db, identity, self, logger, registryKeys }),
-    ]);
+    // The reconcile kernel's kinds (reconciler/kinds.ts).
+    const handlers = realizedHandlers({
+      binding: namespaced,
+      parentLink: { db, identity, self, logger, registryKeys },
+    });
     const reconciler = new Reconciler({ db }, handlers, config.reconciler, logger);
     // Aborted as the registry begins to stop: requests that wait (a parent's long poll) end.
     const stopping = new AbortController();

@@ -29,12 +29,26 @@ import {
 } from "../../services/parent-registration.ts";
 import type { ReconcileHandler } from "../handler.ts";
 
+/** The calls the link makes to the parent registry: over HTTP, but in the kernel's test suite. */
+export interface ParentCalls {
+  register: typeof registerWith;
+  check: typeof checkParent;
+  unregister: typeof unregisterFromParent;
+}
+
+const OVER_HTTP: ParentCalls = {
+  register: registerWith,
+  check: checkParent,
+  unregister: unregisterFromParent,
+};
+
 type ParentLinkDeps = Pick<ServiceDeps, "db"> & {
   identity: RegistryIdentity;
   self: SelfDescription;
   logger: Logger;
   /** Signs the token this registry checks its registration with (its own, for the parent). */
-  registryKeys: RegistryKeys;
+  registryKeys: Pick<RegistryKeys, "headersFor">;
+  parent?: ParentCalls;
 };
 
 /**
@@ -46,6 +60,7 @@ type ParentLinkDeps = Pick<ServiceDeps, "db"> & {
  */
 export function parentLinkHandler(deps: ParentLinkDeps): ReconcileHandler<ParentLink> {
   const { identity, self } = deps;
+  const calls = deps.parent ?? OVER_HTTP;
   /** Stores what the parent said of itself; this registry's path follows it. */
   const record = async (link: ParentLink, parent: ParentView) => {
     const settings = await writeTransaction(deps.db.prisma, (tx) =>
@@ -61,7 +76,7 @@ export function parentLinkHandler(deps: ParentLinkDeps): ReconcileHandler<Parent
     if (name === null) {
       throw new InfrastructureError("this registry has no name to register under", { retriable: false });
     }
-    const answer = await registerWith(link, name, identity, self, signal).catch(unreachable);
+    const answer = await calls.register(link, name, identity, self, signal).catch(unreachable);
     // Refused (another child took the name, a cycle, a parent that forgot this registry and wants
     // the enrollment token, which is not kept): FAILED with the reasons.
     // Suspended by the parent's admin (FORBIDDEN): retried, so it is registered again once resumed.
@@ -81,6 +96,7 @@ export function parentLinkHandler(deps: ParentLinkDeps): ReconcileHandler<Parent
     name: (link) => link.url,
     location: (link) => `parent registry ${link.url}`,
     // Registering is idempotent for a registry id: a lost answer is asked again, never adopted.
+    // No batch calls either: a registry has one live link at a time (parent_link_one_live).
     journaled: () => false,
     createRequest: (link) => ({ url: link.url }),
     create: (link, _request, { signal }) => register(link, signal),
@@ -88,17 +104,19 @@ export function parentLinkHandler(deps: ParentLinkDeps): ReconcileHandler<Parent
     async observe(link, { signal }) {
       // Registered, but the parent's id unknown: registering again says who it is.
       if (link.parentRegistryId === null) return null;
-      const checked = await checkParent(link.url, identity.registryId, {
-        timeoutMs: PARENT_TIMEOUT_MS,
-        signal,
-        // A token of its own, which the parent verifies with the keys it pinned for this registry.
-        headers: deps.registryKeys.headersFor(link.parentRegistryId),
-      }).catch((error: unknown) => {
-        // A parent that forgot this registry (restored from a backup without it) has no keys of it
-        // and refuses its token: registering again says so (it takes the enrollment token).
-        if (error instanceof RemoteRegistryError && error.failure === "unauthenticated") return null;
-        return unreachable(error);
-      });
+      const checked = await calls
+        .check(link.url, identity.registryId, {
+          timeoutMs: PARENT_TIMEOUT_MS,
+          signal,
+          // A token of its own, which the parent verifies with the keys it pinned for this registry.
+          headers: deps.registryKeys.headersFor(link.parentRegistryId),
+        })
+        .catch((error: unknown) => {
+          // A parent that forgot this registry (restored from a backup without it) has no keys of it
+          // and refuses its token: registering again says so (it takes the enrollment token).
+          if (error instanceof RemoteRegistryError && error.failure === "unauthenticated") return null;
+          return unreachable(error);
+        });
       if (!checked) return null;
       const { parent, child } = checked;
       // Registered again when the parent forgot it, when another registry answers at that URL now
@@ -128,11 +146,9 @@ export function parentLinkHandler(deps: ParentLinkDeps): ReconcileHandler<Parent
         "unregister",
         registrationDigest("unregister", { registryId }),
       );
-      const refused = await unregisterFromParent(
-        link.url,
-        { registryId, proof },
-        { timeoutMs: PARENT_TIMEOUT_MS, signal },
-      ).catch(unreachable);
+      const refused = await calls
+        .unregister(link.url, { registryId, proof }, { timeoutMs: PARENT_TIMEOUT_MS, signal })
+        .catch(unreachable);
       // A parent that refuses (it pinned keys this registry no longer holds) cannot be made to
       // forget it; its admin can (DROP CHILD REGISTRY). Retrying would change nothing.
       if (refused.length > 0) {
