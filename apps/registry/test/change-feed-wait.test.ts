@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CREATE_STREAM, databaseKinds, mutate } from "@stream-registry/testkit";
+import { CREATE_STREAM, databaseKinds, eventually, mutate } from "@stream-registry/testkit";
 import { useTestRegistry } from "./support/test-registry.ts";
 
 // The change feed as a parent follows it: a page that would be empty waits for an entry (a long
@@ -53,7 +53,8 @@ describe.each(databaseKinds)("the change feed's long poll on %s", (kind) => {
       expect(checks).toBeLessThanOrEqual(4);
       checks = 0;
       const waiting = r.query<Feed>(FEED, { after: end, waitMs: 10_000 });
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // Written once the wait has begun (its first check), not at a guessed moment.
+      await eventually(async () => checks >= 1 || undefined, 10_000, "the wait's first check");
       await mutate(r, CREATE_STREAM, { input: { name: "woken" } });
       expect((await waiting).changes.nodes).toEqual([{ entityType: "stream", entityKey: "woken" }]);
       expect(checks).toBeLessThanOrEqual(4);

@@ -2,12 +2,9 @@ import { composeServices } from "@theguild/federation-composition";
 import { parse } from "graphql";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
-  CREATE_BINDING,
-  CREATE_STREAM,
-  DECLARE_CLUSTER,
   eventually,
-  mutate,
   registryClient,
+  seedChain,
   startRegistryTree,
   type RegistryClient,
   type RegistryNode,
@@ -34,15 +31,13 @@ describe(
       tree = await startRegistryTree(["/", "/aws"], { env: { RECONCILER_RESYNC_MS: "500" } });
       cleanups.push(() => Promise.all([...tree.values()].map((node) => node.dispose())));
       const root = at("/");
-      await mutate(root, CREATE_STREAM, { input: { name: ROOT_STREAM.name } });
-      // Through the root, as for any namespace below it.
-      await mutate(root, CREATE_STREAM, {
-        input: { name: AWS_STREAM.name, namespace: AWS_STREAM.namespace },
-      });
-      await mutate(root, DECLARE_CLUSTER, { input: { name: "c1", namespace: AWS_STREAM.namespace } });
-      await mutate(root, CREATE_BINDING, {
-        input: { stream: AWS_STREAM.name, cluster: "c1", namespace: AWS_STREAM.namespace },
-      });
+      // /aws's through the root, as for any namespace below it.
+      await seedChain(root)
+        .stream({ name: ROOT_STREAM.name })
+        .at(AWS_STREAM.namespace)
+        .stream({ name: AWS_STREAM.name })
+        .cluster({ name: "c1" })
+        .binding();
 
       // Lists at the root come from its discovery index, which follows /aws's feed within moments.
       await eventually(

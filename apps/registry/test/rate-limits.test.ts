@@ -5,6 +5,7 @@ import {
   launchRegistry,
   mutate,
   registryNode,
+  seedChain,
   TEST_AUTHORIZATION,
   TREE_TOKEN,
   type RegistryNode,
@@ -336,9 +337,7 @@ describe("rate limits across the tree", { timeout: 240_000 }, () => {
     // Straight to the child, the admin's page of 100 (201 points) is over its whole limit.
     expect(rateLimited(await send(aws.url, page(100)))).toMatchObject({ points: 160, cost: 201 });
     // Through the root: forwarded mutations, the same page (three times over), and the index.
-    for (const name of ["through_root_1", "through_root_2"]) {
-      await mutate(root, CREATE_STREAM, { input: { name, namespace: "/aws" } });
-    }
+    await seedChain(root).at("/aws").stream({ name: "through_root_1" }).stream({ name: "through_root_2" });
     for (let i = 0; i < 3; i += 1) {
       const answer = await send(root.url, BIG);
       ok(answer);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { mutate } from "@stream-registry/testkit";
+import { mutate, seedChain } from "@stream-registry/testkit";
 import { useRegistryProcess } from "@stream-registry/testkit/vitest";
 import { record } from "./support/schema-graphql.ts";
 
@@ -30,14 +30,7 @@ describe("schemas in GraphQL: authorization", () => {
   });
 
   beforeAll(async () => {
-    for (const name of ["widgets_a", "gadgets_a"])
-      await mutate(
-        registry(),
-        `mutation ($input: CreateStreamInput!) { createStream(input: $input) { userErrors { code } } }`,
-        {
-          input: { name },
-        },
-      );
+    await seedChain(registry()).stream({ name: "widgets_a" }).stream({ name: "gadgets_a" });
     for (const name of ["reader", "prefixed"]) {
       tokens[name] = (await mutate<{ secret: string }>(registry(), CREATE_TOKEN, { input: { name } })).secret;
     }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   mutate,
   postGraphQL,
+  seedChain,
   startRegistryTree,
   type GraphQLResponse,
   type RegistryNode,
@@ -72,7 +73,7 @@ describe("identity is issuer-qualified across the tree", { timeout: 180_000 }, (
     await mutate(aws, Q.grant, { input: { principal: "token:aws-bot", role: "admin" } });
     await mutate(us, Q.grant, { input: { principal: "group:us-platform", role: "admin" } });
     await mutate(us, Q.grant, { input: { principal: "group:us-writers", role: "writer" } });
-    await mutate(us, Q.createStream, { input: { name: "us_1" } });
+    await seedChain(us).stream({ name: "us_1" });
   }, 300_000);
   afterAll(async () => {
     await Promise.all([...(tree?.values() ?? [])].map((node) => node.dispose()));

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   eventually,
   mutate,
+  seedChain,
   startRegistryTree,
   type GraphQLResponse,
   type RegistryNode,
@@ -42,7 +43,7 @@ describe("authorization across a tree (/, /aws, /aws2; production)", () => {
   beforeAll(async () => {
     nodes = await startRegistryTree(["/", "/aws", "/aws2"], { env: { NODE_ENV: "production" } });
     for (const path of ["/aws", "/aws2"])
-      for (const name of ["w_1", "x_1"]) await mutate(nodes.get(path)!, CREATE_STREAM, { input: { name } });
+      await seedChain(nodes.get(path)!).stream({ name: "w_1" }).stream({ name: "x_1" });
     for (const name of ["aws-reader", "aws-widgets"]) {
       tokens[name] = (await mutate<{ secret: string }>(root(), CREATE_TOKEN, { input: { name } })).secret;
     }
