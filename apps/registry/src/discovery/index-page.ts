@@ -1,11 +1,10 @@
-import { formatFqn, parseFqn } from "@stream-registry/core";
+import { ENTITY_KINDS, formatFqn, parseFqn } from "@stream-registry/core";
 import type { FeedDescendant, FeedEntry, FeedLag } from "@stream-registry/federation";
 import type {
   DescendantHealth,
   DescendantLag,
   FeedRead,
   IndexedEntry,
-  IndexedKind,
   IndexFollow,
   IndexKey,
   IndexPage,
@@ -17,13 +16,16 @@ export interface DocumentAnswer {
   _entities: (Record<string, unknown> | null)[];
 }
 
-/** A representation of an entity, as `_entities` takes it. */
+/** A representation of an entity, as `_entities` takes it: by its namespace and name, or its fqn. */
 export type Representation =
-  | { __typename: "Stream" | "Cluster"; namespace: string; name: string }
-  | { __typename: "Binding"; fqn: string };
+  { __typename: string; namespace: string; name: string } | { __typename: string; fqn: string };
 
-const KINDS: Record<string, IndexedKind> = { stream: "stream", cluster: "cluster", binding: "binding" };
-const TYPENAMES = { stream: "Stream", cluster: "Cluster", binding: "Binding" } as const;
+type Kind = (typeof ENTITY_KINDS)[number];
+
+/** The kind (ENTITY_KINDS) of a feed entry's entity type; undefined for others (a grant, an index). */
+function kindOf(entityType: string): Kind | undefined {
+  return ENTITY_KINDS.find((row) => row.kind === entityType);
+}
 
 /** What tells one entry of a feed from another that took its place in a feed started over. */
 export function fingerprint(
@@ -33,19 +35,19 @@ export function fingerprint(
 }
 
 /**
- * The entities the child's own entries name, once each, as representations for `_entities`. A
- * binding's key is its fqn as it was written, which may name the child's earlier path: it is
- * named again by the child's path now.
+ * The entities the child's own entries name, once each, as representations for `_entities`. The
+ * key of a kind named by fqn (a binding) is its fqn as it was written, which may name the child's
+ * earlier path: it is named again by the child's path now.
  */
 export function ownKeys(entries: FeedEntry[], childPath: string): Representation[] {
   const keys = new Map<string, Representation>();
   for (const entry of entries) {
-    const kind = KINDS[entry.entityType];
+    const kind = kindOf(entry.entityType);
     if (!kind || entry.namespace !== childPath) continue;
     const representation: Representation =
-      kind === "binding"
-        ? { __typename: "Binding", fqn: rebased(entry.entityKey, childPath) }
-        : { __typename: TYPENAMES[kind], namespace: childPath, name: entry.entityKey };
+      kind.key === "fqn"
+        ? { __typename: kind.typename, fqn: rebased(entry.entityKey, childPath) }
+        : { __typename: kind.typename, namespace: childPath, name: entry.entityKey };
     keys.set(JSON.stringify(representation), representation);
   }
   return [...keys.values()];
@@ -77,7 +79,7 @@ export function indexPage(
       dropped.push(below);
       for (const [id, row] of rows) if (within(row.key.namespace, below)) rows.delete(id);
     }
-    const kind = KINDS[entry.entityType];
+    const kind = kindOf(entry.entityType);
     if (kind) {
       const key = indexKey(kind, below, entry.entityKey);
       const own = entry.namespace === registry.namespace;
@@ -136,9 +138,9 @@ export function descendantHealth(
   });
 }
 
-/** The row's key: a binding's entity key is its fqn, whose last two segments name it. */
-function indexKey(kind: IndexedKind, namespace: string, entityKey: string): IndexKey {
-  if (kind !== "binding") return { kind, namespace, name: entityKey, cluster: "" };
+/** The row's key: the entity key of a kind named by fqn is its fqn, whose last two segments name it. */
+function indexKey({ kind, key }: Kind, namespace: string, entityKey: string): IndexKey {
+  if (key !== "fqn") return { kind, namespace, name: entityKey, cluster: "" };
   const { cluster, stream } = parseFqn(entityKey);
   return { kind, namespace, name: stream, cluster };
 }

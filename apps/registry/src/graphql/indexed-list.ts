@@ -1,4 +1,4 @@
-import { ErrorCode, RegistryError } from "@stream-registry/core";
+import { ENTITY_KINDS, ErrorCode, RegistryError } from "@stream-registry/core";
 import { encodeSubtreeCursor, type SubtreeList, type SubtreePosition } from "@stream-registry/federation";
 import type { IndexedKind, IndexFilter, IndexPosition } from "@stream-registry/store";
 import { toConnection, type ConnectionModel, type IndexLagModel } from "./connection.ts";
@@ -44,7 +44,8 @@ export async function indexedConnection<F, T>(
     ...(below === undefined ? {} : { namespace: below }),
   };
   // The rows the principal reads (issue 11): filtered in SQL, so totals and cursors tell nothing more.
-  const visible = (await accessOf(context)).visibility(list.kind === "cluster" ? "other" : "stream");
+  const namedByStream = ENTITY_KINDS.some((row) => row.kind === list.kind && row.namedByStream);
+  const visible = (await accessOf(context)).visibility(namedByStream ? "stream" : "other");
   const items: { node: T; cursor: string }[] = [];
   let hasNextPage = false;
   let ownPage: ConnectionModel<T> | undefined;

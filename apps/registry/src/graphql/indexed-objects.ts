@@ -1,4 +1,11 @@
-import { ErrorCode, formatFqn, namespacePath, RegistryError } from "@stream-registry/core";
+import {
+  ENTITY_KINDS,
+  ErrorCode,
+  formatFqn,
+  namespacePath,
+  RegistryError,
+  type EntityKind,
+} from "@stream-registry/core";
 import type { IndexedEntry, IndexKey } from "@stream-registry/store";
 import {
   defaultFieldResolver,
@@ -42,13 +49,13 @@ type Relation = (
 ) => unknown;
 
 /**
- * The fields of an indexed object that are not in its document: where it is (its namespace, a
- * binding's fqn, named by the path the row is under now), and the other entities it refers to,
- * which are rows of the index of their own.
+ * The fields of an indexed object that its document does not answer, by code: the other entities
+ * it refers to, which are rows of the index of their own (by GraphQL type). Where it is and its
+ * unindexed fields are every kind's alike (relationsOf).
  */
 const RELATIONS: Record<string, Record<string, Relation>> = {
   Stream: {
-    namespace: (key, _, { namespace }) => absolutePath(namespace, key.namespace),
+    subjectNameStrategy: () => "RECORD_NAME", // ISSUE21-DEMO temporary
     bindings: (key, _, context) => bindingsOf(context, "stream", key),
     defaultBinding: async (key, _, context) => {
       const binding = (await indexedBindings(context, "stream", key)).find((b) => b.isDefault);
@@ -67,13 +74,8 @@ const RELATIONS: Record<string, Record<string, Relation>> = {
       }
       return nested(binding, binding.doc.effectiveConfig);
     },
-    // Not in the index (a stream's schemas change without a change of the stream): its owner's.
-    keySchema: (key, _, context, info) => ownerAnswered(ownedKey(context, key), context, info),
-    typeSchemas: (key, _, context, info) => ownerAnswered(ownedKey(context, key), context, info),
-    serializerSubjects: (key, _, context, info) => ownerAnswered(ownedKey(context, key), context, info),
   },
   Cluster: {
-    namespace: (key, _, { namespace }) => absolutePath(namespace, key.namespace),
     // A cluster reached through a binding of a stream prefix shows no other stream's bindings.
     bindings: async (key, _, context) => {
       const access = await accessOf(context);
@@ -83,7 +85,6 @@ const RELATIONS: Record<string, Record<string, Relation>> = {
     },
   },
   Binding: {
-    fqn: (key, _, { namespace }) => formatFqn(absolutePath(namespace, key.namespace), key.cluster, key.name),
     stream: (key, _, context) =>
       referred(context, { kind: "stream", namespace: key.namespace, name: key.name, cluster: "" }),
     cluster: (key, _, context) =>
@@ -92,11 +93,34 @@ const RELATIONS: Record<string, Record<string, Relation>> = {
 };
 
 /**
+ * Every field of a kind's indexed object not answered from its document: where it is (its
+ * namespace, or its fqn, named by the path the row is under now), its unindexed fields (its
+ * owner's, live) and its RELATIONS.
+ */
+function relationsOf(kind: EntityKind): Record<string, Relation> {
+  const where: Record<string, Relation> =
+    kind.key === "fqn"
+      ? {
+          fqn: (key, _, { namespace }) =>
+            formatFqn(absolutePath(namespace, key.namespace), key.cluster, key.name),
+        }
+      : { namespace: (key, _, { namespace }) => absolutePath(namespace, key.namespace) };
+  const owners: Relation = (key, _, context, info) => ownerAnswered(ownedKey(context, key), context, info);
+  const unindexed = Object.fromEntries(kind.unindexed.map((field) => [field, owners]));
+  return { ...where, ...unindexed, ...RELATIONS[kind.typename] };
+}
+
+/** relationsOf each kind of ENTITY_KINDS, by its GraphQL type. */
+function relationsByType(): Map<string, Record<string, Relation>> {
+  return new Map(ENTITY_KINDS.map((kind: EntityKind) => [kind.typename, relationsOf(kind)]));
+}
+
+/**
  * The fields of an indexed type that are not answered from its document (by a relation): a field
  * with arguments must be one of them, as a document holds one value whatever the arguments.
  */
 export function fieldsApartFromDocument(typeName: string): ReadonlySet<string> {
-  return new Set(Object.keys(RELATIONS[typeName] ?? {}));
+  return new Set(Object.keys(relationsByType().get(typeName) ?? {}));
 }
 
 /** An index row's key as its owner knows it: its absolute namespace and name. */
@@ -109,11 +133,12 @@ function ownedKey(context: GraphQLContext, key: IndexKey): OwnedKey {
  * objects too) or by its relation, and anything else as before.
  */
 export function serveIndexed(schema: GraphQLSchema): GraphQLSchema {
+  const relations = relationsByType();
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith("__")) continue;
     for (const field of Object.values(type.getFields())) {
       const own = field.resolve ?? defaultFieldResolver;
-      const relation = RELATIONS[type.name]?.[field.name];
+      const relation = relations.get(type.name)?.[field.name];
       field.resolve = (source, args, context: GraphQLContext, info: GraphQLResolveInfo) => {
         if (!isIndexed(source)) return own(source, args, context, info);
         const { key, doc } = source[INDEXED];

@@ -1,3 +1,4 @@
+import { ENTITY_KINDS } from "@stream-registry/core";
 import type { RemoteAnswer } from "@stream-registry/federation";
 import {
   Kind,
@@ -13,8 +14,11 @@ import { checkCost } from "./guards/cost.ts";
 import { checkInputText } from "./guards/input-text.ts";
 import type { QueryLimits } from "./guards/query-limits.ts";
 
-/** The query fields routed by their `namespace` argument (routed.ts) that pass through whole. */
-const ROUTED_QUERY_FIELDS = new Set(["stream", "cluster", "binding"]);
+/**
+ * The query fields routed by their `namespace` argument (routed.ts) that pass through whole: the
+ * look-ups of ENTITY_KINDS.
+ */
+const ROUTED_QUERY_FIELDS = new Set<string>(ENTITY_KINDS.map((row) => row.lookUp));
 /** Documents kept parsed, by their text: a client sends the same few again and again. */
 const PARSED_KEPT = 500;
 /** Longer query text is never a look-up worth passing through (nor kept parsed). */
@@ -32,8 +36,8 @@ export interface PassedThrough {
 }
 
 /**
- * A query whose one root field is a look-up in a namespace a child owns (`stream`, `cluster` or
- * `binding` with `namespace` below this registry's) is sent to that child as the client sent it,
+ * A query whose one root field is a look-up in a namespace a child owns (`stream`, `cluster`,
+ * `binding`: ROUTED_QUERY_FIELDS, with `namespace` below this registry's) is sent to that child as the client sent it,
  * and an answer without errors is this registry's answer byte for byte: a registry between the
  * client and the owner parses the query, estimates its cost and charges it, and leaves validating
  * and executing it to the owner, which does both anyway (a hop of a look-up costs about a third of

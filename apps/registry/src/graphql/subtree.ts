@@ -1,4 +1,4 @@
-import { checkPageSize, ErrorCode, foreignCursor, RegistryError } from "@stream-registry/core";
+import { checkPageSize, ENTITY_KINDS, ErrorCode, foreignCursor, RegistryError } from "@stream-registry/core";
 import {
   childPageOperation,
   decodeSubtreeCursor,
@@ -24,11 +24,6 @@ export interface SubtreeArgs<F> {
   consistency?: "INDEX" | "LIVE" | null;
 }
 
-/** The index's kind of each list's filter type. */
-const KINDS = { ClusterFilter: "cluster", StreamFilter: "stream", BindingFilter: "binding" } as const;
-/** The list (its field) of each filter type: what its cursors name. */
-const LISTS = { ClusterFilter: "clusters", StreamFilter: "streams", BindingFilter: "bindings" } as const;
-
 /** One source of a subtree's items: this registry ("") or a child, in tree order. */
 interface Source {
   key: string;
@@ -45,7 +40,8 @@ interface SourcePage {
 }
 
 /**
- * A list field (streams, clusters, bindings) over this registry's whole subtree. By default, at a
+ * A list field of a kind of ENTITY_KINDS (streams, clusters, bindings; `filterType` its filter
+ * input) over this registry's whole subtree. By default, at a
  * registry with children, answered from its discovery index (indexed-list.ts). As a live query
  * (consistency LIVE): its own items first, then each child's subtree (children by name, each asked concurrently, with
  * the client's filter and node selection), so the order is stable and each namespace's items stay
@@ -58,9 +54,11 @@ export async function subtreeConnection<F extends object, T>(
   info: GraphQLResolveInfo,
   context: GraphQLContext,
   args: SubtreeArgs<F>,
-  filterType: keyof typeof KINDS,
+  filterType: string,
   own: (filter: F | null, page: { first: number; after: string | null }) => Promise<ConnectionModel<T>>,
 ): Promise<ConnectionModel<T>> {
+  const kind = ENTITY_KINDS.find((row) => row.filter === filterType);
+  if (!kind) throw new Error(`${filterType} is the filter of no kind of ENTITY_KINDS`);
   const first = checkPageSize(args.first);
   const { namespace, ...rest } = args.filter ?? {};
   const ownFilter = args.filter ? (rest as F) : null;
@@ -72,13 +70,13 @@ export async function subtreeConnection<F extends object, T>(
       ? await context.services.children.ownerOf(namespace, ["filter", "namespace"])
       : null;
   const live = args.consistency === "LIVE";
-  const of = { list: LISTS[filterType], consistency: live ? "LIVE" : "INDEX" };
+  const of = { list: kind.list, consistency: live ? "LIVE" : "INDEX" };
   const position = decodePosition(args.after, of);
   // An operation that went round a loop of registries lists this registry's own items alone.
   const children = context.hops >= MAX_HOPS ? [] : await context.services.children.routes();
   if (!live && (children.length > 0 || position?.source === INDEX_SOURCE)) {
     const list = {
-      kind: KINDS[filterType],
+      kind: kind.kind,
       first,
       filter: ownFilter,
       namespace: namespace ?? undefined,
