@@ -1,6 +1,6 @@
-// The registry built for `npm start`: its TypeScript and its workspace packages' bundled by esbuild
-// into apps/registry/dist (npm packages stay imports), so that a start loads a few files without a
-// TypeScript loader; under tsx a start spent about 2 s of CPU loading modules (docs/benchmarks.md).
+// The registry built for `npm start`: its TypeScript, its workspace packages and most npm packages
+// bundled by esbuild into one file in apps/registry/dist, which a start loads without a TypeScript
+// loader; under tsx a start spent about 2 s of CPU loading modules (docs/benchmarks.md).
 // Made by `npm install` (postinstall) and again by the first start after a source file changed:
 // a build records the size and mtime of every file it read, and a start that finds one changed
 // builds again (about 0.4 s) before it runs, so what runs is always what the sources say.
@@ -8,7 +8,6 @@
 // `node apps/registry/bin/build.mjs apps/registry/src/main.ts` builds now.
 import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { readFileSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -17,21 +16,28 @@ const repoRoot = path.resolve(appDir, "../..");
 const distDir = path.join(appDir, "dist");
 const currentFile = path.join(distDir, "current.json");
 /** Bumped when what a build makes changes without any of its inputs changing. */
-const FORMAT = 1;
-/** Older builds are removed once a newer one is current and they are this old (a registry still starting may read its own). */
+const FORMAT = 2;
+/** Older builds are removed once a newer one is current and they are this old (a start may be reading one). */
 const KEEP_OLD_MS = 60 * 60 * 1000;
 
 /**
- * The workspace packages the registry imports, each built as an entry of its own beside main.js
- * (sharing chunks with it): a provider module that imports one gets this build's copy, so its
- * classes are the registry's (an `instanceof ProviderUnavailable` holds) (bin/provider-hooks.mjs).
+ * npm packages that stay imports from node_modules: they read files beside their own modules
+ * (PGlite's wasm, Prisma's query compiler, pino's transports) or require optional ones (pg).
+ * Every other one is bundled: Node loading graphql, Apollo and the rest file by file was about
+ * 0.4 s of a start.
+ */
+const IMPORTED = /^(@electric-sql\/pglite|@prisma|pglite-prisma-adapter|pg|pino|tsx)(\/|$)/;
+/** The global through which provider modules get the registry's own copy of a workspace package. */
+const PACKAGES_GLOBAL = "stream-registry.built-packages";
+
+/**
+ * The workspace packages the registry imports. The build puts them on a global (PACKAGES_GLOBAL)
+ * where bin/provider-hooks.mjs gives them to provider modules that import them: a provider and
+ * the registry share one copy (its error classes, e.g. `instanceof ProviderUnavailable` holds).
  */
 function workspacePackages() {
   const { dependencies } = JSON.parse(readFileSync(path.join(appDir, "package.json"), "utf8"));
-  const require = createRequire(path.join(appDir, "package.json"));
-  return Object.keys(dependencies)
-    .filter((name) => name.startsWith("@stream-registry/"))
-    .map((name) => ({ name, entry: `pkg-${name.split("/")[1]}`, source: require.resolve(name) }));
+  return Object.keys(dependencies).filter((name) => name.startsWith("@stream-registry/"));
 }
 
 /**
@@ -50,9 +56,8 @@ export function currentBuild(entry) {
     const now = statSync(path.join(repoRoot, file), { throwIfNoEntry: false });
     if (!now || now.mtimeMs !== mtimeMs || now.size !== size) return undefined;
   }
-  const dir = path.join(distDir, current.dir);
-  if (!statSync(path.join(dir, "main.js"), { throwIfNoEntry: false })) return undefined;
-  return { dir, packages: current.packages };
+  const main = path.join(distDir, current.dir, "main.js");
+  return statSync(main, { throwIfNoEntry: false }) ? { main, packagesGlobal: PACKAGES_GLOBAL } : undefined;
 }
 
 /** Builds `entry` into a directory of its own under dist/, then makes it the current build. */
@@ -60,49 +65,58 @@ export async function build(entry) {
   const { build: esbuild } = await import("esbuild");
   const startedAt = Date.now();
   const name = `${startedAt.toString(36)}-${process.pid}`;
-  const dir = path.join(distDir, name);
+  const outfile = path.join(distDir, name, "main.js");
   const packages = workspacePackages();
   await mkdir(distDir, { recursive: true });
+  // The packages first, on the global; then the entry, which starts the registry.
+  const contents = [
+    ...packages.map((pkg, i) => `import * as p${i} from ${JSON.stringify(pkg)};`),
+    `globalThis[Symbol.for(${JSON.stringify(PACKAGES_GLOBAL)})] = {`,
+    ...packages.map((pkg, i) => `  ${JSON.stringify(pkg)}: p${i},`),
+    "};",
+    `await import(${JSON.stringify(`./${path.relative(appDir, entry).split(path.sep).join("/")}`)});`,
+  ].join("\n");
   const result = await esbuild({
     absWorkingDir: repoRoot,
-    entryPoints: { main: entry, ...Object.fromEntries(packages.map((p) => [p.entry, p.source])) },
-    outdir: dir,
+    stdin: { contents, resolveDir: appDir, sourcefile: "<built entry>", loader: "js" },
+    outfile,
     bundle: true,
-    splitting: true,
     platform: "node",
     format: "esm",
     target: "node20",
+    // The CommonJS packages bundled require Node's own modules.
+    banner: {
+      js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
+    },
     // Stack traces name the TypeScript files (the launcher turns source maps on).
     sourcemap: true,
     sourcesContent: false,
     metafile: true,
     logLevel: "error",
-    plugins: [npmPackagesStayImports(dir), metaUrlOfTheSource(dir)],
+    plugins: [someNpmPackagesStayImports, metaUrlOfTheSource(path.dirname(outfile))],
   });
-  // This builder and the installed packages are inputs too (a relative import into a nested
-  // node_modules depends on the install).
-  const inputs = [...Object.keys(result.metafile.inputs), "apps/registry/bin/build.mjs", "package-lock.json"];
+  // This builder and the installed packages are inputs too.
+  const inputs = [
+    ...Object.keys(result.metafile.inputs).filter((file) => !file.includes("<built entry>")),
+    "apps/registry/bin/build.mjs",
+    "package-lock.json",
+  ];
   const stamps = {};
   for (const file of inputs) {
     const { mtimeMs, size } = await stat(path.join(repoRoot, file));
     // Changed while the build read it: the next start builds again.
     stamps[file] = mtimeMs >= startedAt ? [-1, size] : [mtimeMs, size];
   }
-  const current = {
-    format: FORMAT,
-    entry: path.relative(repoRoot, entry),
-    dir: name,
-    packages: Object.fromEntries(packages.map((p) => [p.name, `${p.entry}.js`])),
-    inputs: stamps,
-  };
+  const current = { format: FORMAT, entry: path.relative(repoRoot, entry), dir: name, inputs: stamps };
   // Renamed into place: a start running at the same time reads one whole file or the other.
   const making = `${currentFile}.${process.pid}.tmp`;
   await writeFile(making, JSON.stringify(current));
   await rename(making, currentFile);
   await removeOldBuilds(name);
-  return { dir, packages: current.packages };
+  return { main: outfile, packagesGlobal: PACKAGES_GLOBAL };
 }
 
+/** A build is one file, loaded whole at start; an old one may go once no start can be reading it. */
 async function removeOldBuilds(keep) {
   for (const entry of await readdir(distDir, { withFileTypes: true })) {
     if (!entry.isDirectory() || entry.name === keep) continue;
@@ -112,32 +126,12 @@ async function removeOldBuilds(keep) {
   }
 }
 
-/**
- * npm packages are imported from node_modules at run time, as under tsx. One installed in a
- * workspace package's own node_modules (another version than the root's) is imported by its path,
- * which the build directory would not find by name. JSON files are bundled.
- */
-function npmPackagesStayImports(outdir) {
-  return {
-    name: "npm-packages-stay-imports",
-    setup(build) {
-      build.onResolve({ filter: /^[^./]/ }, async (args) => {
-        if (args.path.startsWith("@stream-registry/") || args.path.endsWith(".json")) return undefined;
-        if (args.pluginData === "resolving") return undefined;
-        const resolved = await build.resolve(args.path, {
-          kind: args.kind,
-          resolveDir: args.resolveDir,
-          pluginData: "resolving",
-        });
-        const within = resolved.path.lastIndexOf(`${path.sep}node_modules${path.sep}`);
-        if (resolved.errors.length > 0 || within < 0) return { external: true };
-        const owner = resolved.path.slice(0, within);
-        if (outdir.startsWith(`${owner}${path.sep}`)) return { external: true };
-        return { path: path.relative(outdir, resolved.path).split(path.sep).join("/"), external: true };
-      });
-    },
-  };
-}
+const someNpmPackagesStayImports = {
+  name: "some-npm-packages-stay-imports",
+  setup(build) {
+    build.onResolve({ filter: IMPORTED }, () => ({ external: true }));
+  },
+};
 
 /**
  * `import.meta.url` in a source file means that file (e.g. schema.graphql found relative to it):
@@ -148,6 +142,7 @@ function metaUrlOfTheSource(outdir) {
     name: "meta-url-of-the-source",
     setup(build) {
       build.onLoad({ filter: /\.ts$/ }, async (args) => {
+        if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
         let contents = readFileSync(args.path, "utf8");
         if (/import\.meta\.(dirname|filename)/.test(contents)) {
           return {
@@ -167,7 +162,7 @@ function metaUrlOfTheSource(outdir) {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const entry = path.resolve(process.argv[2] ?? path.join(appDir, "src/main.ts"));
-  const { dir } = await build(entry);
+  const { main } = await build(entry);
   // eslint-disable-next-line no-console -- what `npm install` shows
-  console.log(`registry built: ${path.relative(process.cwd(), dir)}`);
+  console.log(`registry built: ${path.relative(process.cwd(), main)}`);
 }

@@ -1,15 +1,28 @@
 // Module hooks for provider modules loaded by the built registry (bin/start.mjs): an import of a
-// workspace package the registry is built with (e.g. @stream-registry/provider-api) resolves to
-// that package's entry in the build, not to its sources, so that a provider and the registry share
-// one copy of it (its error classes, its constants).
+// workspace package the registry is built with (e.g. @stream-registry/provider-api) gets the
+// registry's own copy of it, which the build put on a global, not a second copy from its sources:
+// a provider and the registry share its error classes and constants.
 
-let packages = {};
+const SCHEME = "stream-registry-built:";
+/** Global name, and each package's export names. */
+let built = { global: "", exports: {} };
 
 export function initialize(data) {
-  packages = data.packages;
+  built = data;
 }
 
 export function resolve(specifier, context, nextResolve) {
-  const url = packages[specifier];
-  return url ? { url, shortCircuit: true } : nextResolve(specifier, context);
+  return Object.hasOwn(built.exports, specifier)
+    ? { url: `${SCHEME}${specifier}`, shortCircuit: true }
+    : nextResolve(specifier, context);
+}
+
+export function load(url, context, nextLoad) {
+  if (!url.startsWith(SCHEME)) return nextLoad(url, context);
+  const name = url.slice(SCHEME.length);
+  const source = [
+    `const module = globalThis[Symbol.for(${JSON.stringify(built.global)})][${JSON.stringify(name)}];`,
+    `export const { ${built.exports[name].join(", ")} } = module;`,
+  ].join("\n");
+  return { format: "module", source, shortCircuit: true };
 }

@@ -14,20 +14,18 @@ process.setSourceMapsEnabled(true);
 let prepared;
 /**
  * Called by the registry before it imports provider modules (REGISTRY_PROVIDERS): a module in
- * TypeScript loads through tsx as before, and one that imports a workspace package gets this
- * build's copy (bin/provider-hooks.mjs). Only then: the hooks slow every import that follows.
+ * TypeScript loads through tsx as before, and one that imports a workspace package gets the
+ * registry's own copy (bin/provider-hooks.mjs). Only then: module hooks slow every import after.
  */
 globalThis[Symbol.for("stream-registry.before-provider-modules")] = () =>
   (prepared ??= (async () => {
     const { register: registerTsx } = await import("tsx/esm/api");
     registerTsx();
-    const packages = Object.fromEntries(
-      Object.entries(built.packages).map(([name, file]) => [
-        name,
-        pathToFileURL(path.join(built.dir, file)).href,
-      ]),
+    const packages = globalThis[Symbol.for(built.packagesGlobal)];
+    const exports = Object.fromEntries(
+      Object.entries(packages).map(([name, module]) => [name, Object.keys(module)]),
     );
-    register("./provider-hooks.mjs", import.meta.url, { data: { packages } });
+    register("./provider-hooks.mjs", import.meta.url, { data: { global: built.packagesGlobal, exports } });
   })());
 
-await import(pathToFileURL(path.join(built.dir, "main.js")).href);
+await import(pathToFileURL(built.main).href);
