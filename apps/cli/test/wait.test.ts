@@ -4,7 +4,7 @@ import { useRegistryProcess } from "@stream-registry/testkit/vitest";
 import { createSrctl, ExitCode } from "../src/index.ts";
 import { runSrctl } from "./support/run-srctl.ts";
 
-// The test provider (apps/registry/test/fixtures/test-provider.ts) is steered by the
+// The test provider (packages/testkit/src/provider/test-provider.ts) is steered by the
 // "test.provider" config map: delayMs, failTimes (retriable), failPermanently.
 describe("--wait", () => {
   const registry = useRegistryProcess("pglite");

@@ -1,6 +1,6 @@
 import { defineProviderConformanceSuite } from "@stream-registry/provider-api/conformance";
+import { testProvider } from "@stream-registry/testkit";
 import { registryOnlyProvider } from "../src/providers/registry-only.ts";
-import { testProvider } from "./fixtures/test-provider.ts";
 
 defineProviderConformanceSuite(
   () => ({

@@ -1,9 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { databaseKinds, seed } from "@stream-registry/testkit";
+import {
+  databaseKinds,
+  seed,
+  testPlatform,
+  BINDING,
+  type BindingView,
+  eventually,
+} from "@stream-registry/testkit";
 import { healthView } from "../src/health/cluster-health.ts";
-import { testPlatform } from "./fixtures/test-platform.ts";
-import { BINDING, type BindingView } from "./support/operations.ts";
-import { eventually, useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
+import { useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
 
 const CLUSTER_HEALTH = `query($name: String!) { cluster(name: $name) {
   health { status checkedAt latencyMs brokerCount details lastError lastErrorAt lastUpAt } } }`;

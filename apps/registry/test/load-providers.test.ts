@@ -1,9 +1,14 @@
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { databaseKinds } from "@stream-registry/testkit";
+import {
+  databaseKinds,
+  DECLARE_CLUSTER,
+  type UserErrorView,
+  testProviderModule,
+} from "@stream-registry/testkit";
 import { loadProviders, ProviderLoadError } from "../src/providers/load-providers.ts";
-import { DECLARE_CLUSTER, type UserErrorView } from "./support/operations.ts";
-import { testProviderModule, useTestRegistry } from "./support/test-registry.ts";
+import { useTestRegistry } from "./support/test-registry.ts";
 
 const fixturesDir = fileURLToPath(new URL("./fixtures/", import.meta.url));
 
@@ -37,7 +42,7 @@ describe("loadProviders", () => {
       "kafka",
       "test",
     ]);
-    expect([...(await loadProviders(["./test-provider.ts"], fixturesDir)).keys()]).toEqual([
+    expect([...(await loadProviders(["./test-provider.ts"], dirname(testProviderModule))).keys()]).toEqual([
       "registry-only",
       "kafka",
       "test",
@@ -64,7 +69,7 @@ describe("loadProviders", () => {
   });
 
   it("refuses two modules that export the same kind", async () => {
-    const error = await loadError(["./test-provider.ts", "./duplicate-test-provider.ts"]);
+    const error = await loadError([testProviderModule, "./duplicate-test-provider.ts"]);
     expect(error.reason).toBe("duplicate-kind");
     expect(error.message).toContain(
       `"./duplicate-test-provider.ts" exports kind "test", which is already loaded`,

@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { databaseKinds } from "@stream-registry/testkit";
-import { bindingKey, testPlatform } from "./fixtures/test-platform.ts";
-import { CREATE_BINDING, CREATE_STREAM, DECLARE_CLUSTER } from "./support/operations.ts";
-import { eventually, useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
+import {
+  databaseKinds,
+  bindingKey,
+  testPlatform,
+  CREATE_BINDING,
+  CREATE_STREAM,
+  DECLARE_CLUSTER,
+  eventually,
+} from "@stream-registry/testkit";
+import { useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
 
 const OBSERVED = `query($stream: String!, $cluster: String!) { binding(stream: $stream, cluster: $cluster) {
   status { phase observedGeneration message } observed { message details observedAt } } }`;

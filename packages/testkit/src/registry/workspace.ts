@@ -10,8 +10,8 @@ export { repoRoot };
 export const registryMain = join(repoRoot, "apps", "registry", "src", "main.ts");
 
 /**
- * The registry's test provider plugin ("test", steered by the "test.provider" config map), loaded
- * through REGISTRY_PROVIDERS like any user's plugin. It stays beside the registry's tests, whose
- * in-process registries also reach the platform it realizes on.
+ * The test provider plugin ("test", steered by the "test.provider" config map: provider/), loaded
+ * through REGISTRY_PROVIDERS like any user's plugin; in-process registries reach the platform it
+ * realizes on through `testPlatform()`.
  */
-export const testProviderModule = join(repoRoot, "apps", "registry", "test", "fixtures", "test-provider.ts");
+export const testProviderModule = join(repoRoot, "packages/testkit/src/provider/test-provider.ts");

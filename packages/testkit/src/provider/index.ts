@@ -1,0 +1,2 @@
+export { testProvider } from "./test-provider.ts";
+export { bindingKey, testPlatform, type TestPlatform } from "./test-platform.ts";
