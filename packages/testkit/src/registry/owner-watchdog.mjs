@@ -6,7 +6,10 @@
 // through NODE_OPTIONS into npm's node as well, before any TypeScript loader, so it acts only in
 // the registry itself.
 const owner = Number(process.env.REGISTRY_TEST_OWNER_PID);
-const isRegistry = /[\\/]apps[\\/]registry[\\/]src[\\/]main\.ts$/.test(process.argv[1] ?? "");
+// The registry's entry point, or what `npm start` runs it with (its build, bin/start.mjs).
+const isRegistry = /[\\/]apps[\\/]registry[\\/](src[\\/]main\.ts|bin[\\/]start\.mjs)$/.test(
+  process.argv[1] ?? "",
+);
 
 if (owner > 0 && isRegistry) watch();
 
