@@ -1,14 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  CREATE_STREAM,
   eventually,
   mutate,
+  seedChain,
   startRegistryTree,
   TREE_TOKEN,
   type RegistryClient,
   type RegistryNode,
 } from "@stream-registry/testkit";
-import { CREATE_STREAM, ENV, publicJwk, STREAMS_PAGE, type StreamPage } from "./support/seed-tree.ts";
+import { ENV, publicJwk, STREAMS_PAGE, type StreamPage } from "./support/seed-tree.ts";
 
 const CHILD = "path url registryId suspendedAt suspendedBy";
 const ADMINISTER = (field: string) => `mutation ($path: String!) {
@@ -50,8 +52,13 @@ describe("managing child registries (production tree)", { timeout: 180_000 }, ()
       // A suspended child's link retries its registration: at most 2 s apart here.
       env: { ...ENV, NODE_ENV: "production", RECONCILER_RETRY_MAX_MS: "2000" },
     });
-    for (const ns of ["/", "/mpaas", "/mpaas/us-aus1-dc01"])
-      await mutate(at("/"), CREATE_STREAM, { input: { name: "s_1", namespace: ns } });
+    await seedChain(at("/"))
+      .at("/")
+      .stream({ name: "s_1" })
+      .at("/mpaas")
+      .stream({ name: "s_1" })
+      .at("/mpaas/us-aus1-dc01")
+      .stream({ name: "s_1" });
     await eventually(
       async () => ((await indexed(at("/"))).length === 3 ? true : undefined),
       60_000,

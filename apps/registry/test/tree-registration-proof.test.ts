@@ -5,6 +5,7 @@ import { registrationClaims, registrationDigest } from "@stream-registry/federat
 import { registryKeyOwner, type PublicJwk, type WrappedPrivateKey } from "@stream-registry/store";
 import {
   copyDatabase,
+  DECLARE_CLUSTER,
   eventually,
   everyRow,
   freePort,
@@ -23,7 +24,7 @@ import {
   type TestDatabase,
 } from "@stream-registry/testkit";
 import { signRegistrationProof } from "../src/auth/registration-proof.ts";
-import { DECLARE_CLUSTER, ENV, show } from "./support/seed-tree.ts";
+import { ENV, show } from "./support/seed-tree.ts";
 
 const REGISTER = `mutation ($input: RegisterChildRegistryInput!) {
   registerChildRegistry(input: $input) { child { url } userErrors { code field message } } }`;
