@@ -16,9 +16,7 @@ import { readFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createTestDatabase, databaseEnv } from "@stream-registry/testkit";
-import { postGraphQL } from "../test/support/graphql-client.ts";
-import { spawnRegistry } from "../test/support/registry-process.ts";
+import { createTestDatabase, databaseEnv, postGraphQL, spawnRegistry } from "@stream-registry/testkit";
 
 const { values } = parseArgs({
   options: {

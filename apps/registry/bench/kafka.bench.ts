@@ -15,9 +15,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createTestDatabase, databaseEnv, kafkaClient, startKafkaCluster } from "@stream-registry/testkit";
-import { postGraphQL } from "../test/support/graphql-client.ts";
-import { spawnRegistry } from "../test/support/registry-process.ts";
+import {
+  createTestDatabase,
+  databaseEnv,
+  kafkaClient,
+  startKafkaCluster,
+  postGraphQL,
+  spawnRegistry,
+} from "@stream-registry/testkit";
 
 const { values } = parseArgs({
   options: {

@@ -17,10 +17,9 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import type { SchemaContext } from "@stream-registry/provider-api";
 import { migrate, openDatabase } from "@stream-registry/store";
-import { createTestDatabase, databaseEnv, TEST_ADMIN_TOKEN } from "@stream-registry/testkit";
+import { createTestDatabase, databaseEnv, TEST_ADMIN_TOKEN, spawnRegistry } from "@stream-registry/testkit";
 import { builtInSchemaManager } from "../src/schema-registry/built-in-schema-manager.ts";
 import { createSchemaRegistry } from "../src/schema-registry/schema-registry.ts";
-import { spawnRegistry } from "../test/support/registry-process.ts";
 import {
   lookupAll,
   median,

@@ -13,9 +13,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createTestDatabase, databaseEnv } from "@stream-registry/testkit";
-import { postGraphQL } from "../test/support/graphql-client.ts";
-import { spawnRegistry, type RegistryProcess } from "../test/support/registry-process.ts";
+import {
+  createTestDatabase,
+  databaseEnv,
+  postGraphQL,
+  spawnRegistry,
+  type RegistryProcess,
+} from "@stream-registry/testkit";
 import { prismaInsertRate } from "./prisma-floor.ts";
 
 const { values } = parseArgs({

@@ -1,9 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { kafkaClient, seed, seedWidgetsStream } from "@stream-registry/testkit";
+import {
+  kafkaClient,
+  seed,
+  seedWidgetsStream,
+  CREATE_BINDING,
+  CREATE_STREAM,
+  type UserErrorView,
+  eventually,
+} from "@stream-registry/testkit";
 import { useSharedKafkaClusters } from "@stream-registry/testkit/vitest";
-import { CREATE_BINDING, CREATE_STREAM, type UserErrorView } from "./support/operations.ts";
-import { eventually, useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
+import { useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
 
 const BINDING_STATE = `query($stream: String!, $cluster: String!) { binding(stream: $stream, cluster: $cluster) {
   status { phase message } observed { details } effectiveConfig { config } } }`;

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { databaseKinds, mutate, seed, seedWidgetsStream } from "@stream-registry/testkit";
-import { eventually, useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
 import {
+  databaseKinds,
+  mutate,
+  seed,
+  seedWidgetsStream,
+  eventually,
   BINDING,
   DECLARE_CLUSTER,
   DELETE_BINDING,
@@ -11,7 +14,8 @@ import {
   UPDATE_STREAM,
   type BindingView,
   type UserErrorView,
-} from "./support/operations.ts";
+} from "@stream-registry/testkit";
+import { useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
 
 // The seed's CREATE STREAM "widgets_v0" example, as config maps.
 const { config: widgetsConfig, producerConfig: clientConfig } = seedWidgetsStream;

@@ -9,8 +9,8 @@ import {
   registryClient,
   testRegistryEnv,
   type LaunchedRegistry,
+  CREATE_STREAM,
 } from "@stream-registry/testkit";
-import { CREATE_STREAM } from "./support/operations.ts";
 import { startTestIssuer, type TestIssuer } from "./support/oidc-issuer.ts";
 
 const AUDIENCE = "stream-registry-test";

@@ -1,8 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { mutate, postGraphQL, queryDatabase, TEST_AUTHORIZATION } from "@stream-registry/testkit";
+import {
+  mutate,
+  postGraphQL,
+  queryDatabase,
+  TEST_AUTHORIZATION,
+  CREATE_STREAM,
+} from "@stream-registry/testkit";
 import { useRegistryProcess } from "@stream-registry/testkit/vitest";
-import { CREATE_STREAM } from "./support/operations.ts";
 
 const CREATE_TOKEN = `mutation ($input: CreateApiTokenInput!) {
   createApiToken(input: $input) { secret token { name subject groups state createdBy expiresAt } userErrors { code field message } } }`;

@@ -1,7 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { mutate, type GraphQLResponse } from "@stream-registry/testkit";
+import {
+  mutate,
+  type GraphQLResponse,
+  CREATE_BINDING,
+  CREATE_STREAM,
+  DECLARE_CLUSTER,
+} from "@stream-registry/testkit";
 import { useRegistryProcess } from "@stream-registry/testkit/vitest";
-import { CREATE_BINDING, CREATE_STREAM, DECLARE_CLUSTER } from "./support/operations.ts";
 
 const CREATE_TOKEN = `mutation ($input: CreateApiTokenInput!) {
   createApiToken(input: $input) { secret userErrors { code field message } } }`;

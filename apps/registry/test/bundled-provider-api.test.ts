@@ -1,11 +1,17 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { isPermanentProviderError, ProviderError } from "@stream-registry/provider-api";
-import { seed } from "@stream-registry/testkit";
+import {
+  seed,
+  BINDING,
+  CREATE_BINDING,
+  type BindingView,
+  type UserErrorView,
+  eventually,
+} from "@stream-registry/testkit";
 import { createAttempts } from "./fixtures/bundled-provider/index.ts";
 import { InfrastructureError as VendoredError } from "./fixtures/bundled-provider/vendored-provider-api.ts";
-import { BINDING, CREATE_BINDING, type BindingView, type UserErrorView } from "./support/operations.ts";
-import { eventually, useTestRegistry } from "./support/test-registry.ts";
+import { useTestRegistry } from "./support/test-registry.ts";
 
 const bundledModule = fileURLToPath(new URL("./fixtures/bundled-provider/index.ts", import.meta.url));
 

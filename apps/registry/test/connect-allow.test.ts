@@ -2,12 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { mutate, TREE_TOKEN } from "@stream-registry/testkit";
+import { mutate, TREE_TOKEN, DECLARE_CLUSTER } from "@stream-registry/testkit";
 import { useRegistryProcess } from "@stream-registry/testkit/vitest";
 import { afterAll, describe, expect, it } from "vitest";
 import { refusal } from "./support/connect-allow.ts";
 import { publicJwk } from "./support/seed-tree.ts";
-import { DECLARE_CLUSTER } from "./support/operations.ts";
 
 /** A TCP server on 127.0.0.1 that counts the connections it gets and closes each at once. */
 async function countingServer(): Promise<{ server: Server; port: number; connections: () => number }> {

@@ -3,10 +3,14 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { migratedDataDir, TEST_ADMIN_TOKEN } from "@stream-registry/testkit";
-import { postGraphQL } from "./support/graphql-client.ts";
-import { CREATE_STREAM } from "./support/operations.ts";
-import { launchRegistry, spawnRegistry } from "./support/registry-process.ts";
+import {
+  migratedDataDir,
+  TEST_ADMIN_TOKEN,
+  postGraphQL,
+  CREATE_STREAM,
+  launchRegistry,
+  spawnRegistry,
+} from "@stream-registry/testkit";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 /** What a registry refused the data directory says, alone on its line. */

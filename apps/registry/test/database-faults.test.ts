@@ -1,7 +1,16 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createAgain, createTestDatabase, dropUnderneath, type TestDatabase } from "@stream-registry/testkit";
-import { BINDING, CREATE_BINDING, CREATE_STREAM, DECLARE_CLUSTER } from "./support/operations.ts";
-import { eventually, startTestRegistry, type TestRegistry } from "./support/test-registry.ts";
+import {
+  createAgain,
+  createTestDatabase,
+  dropUnderneath,
+  type TestDatabase,
+  BINDING,
+  CREATE_BINDING,
+  CREATE_STREAM,
+  DECLARE_CLUSTER,
+  eventually,
+} from "@stream-registry/testkit";
+import { startTestRegistry, type TestRegistry } from "./support/test-registry.ts";
 
 // What an anonymous caller must never see of a database fault: its name, its URL, the driver's text.
 const leaks = (database: TestDatabase) => [

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mutate, seed } from "@stream-registry/testkit";
-import { DECLARE_CLUSTER, type UserErrorView } from "./support/operations.ts";
+import { mutate, seed, DECLARE_CLUSTER, type UserErrorView } from "@stream-registry/testkit";
 import { useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
 
 interface Payload {

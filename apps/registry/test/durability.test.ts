@@ -2,11 +2,21 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createTestDatabase, databaseEnv, databaseKinds, type TestDatabase } from "@stream-registry/testkit";
-import { postGraphQL } from "./support/graphql-client.ts";
-import { CREATE_BINDING, CREATE_STREAM, DECLARE_CLUSTER, DESCRIBE_BINDINGS } from "./support/operations.ts";
-import { spawnRegistry, type RegistryProcess } from "./support/registry-process.ts";
-import { eventually, testProviderModule } from "./support/test-registry.ts";
+import {
+  createTestDatabase,
+  databaseEnv,
+  databaseKinds,
+  type TestDatabase,
+  postGraphQL,
+  CREATE_BINDING,
+  CREATE_STREAM,
+  DECLARE_CLUSTER,
+  DESCRIBE_BINDINGS,
+  spawnRegistry,
+  type RegistryProcess,
+  eventually,
+  testProviderModule,
+} from "@stream-registry/testkit";
 
 interface Described {
   bindings: {

@@ -4,9 +4,13 @@ import { badStringCases, literalCases } from "./hostile/bad-strings.ts";
 import type { HostileCase } from "./hostile/hostile-case.ts";
 import { limitCases } from "./hostile/limit-cases.ts";
 import { configCases, entityCases, httpCases, readCases } from "./hostile/shape-cases.ts";
-import { postGraphQL } from "./support/graphql-client.ts";
-import { migratedDataDir, TEST_AUTHORIZATION } from "@stream-registry/testkit";
-import { spawnRegistry, type RegistryProcess } from "./support/registry-process.ts";
+import {
+  migratedDataDir,
+  TEST_AUTHORIZATION,
+  postGraphQL,
+  spawnRegistry,
+  type RegistryProcess,
+} from "@stream-registry/testkit";
 
 const COUNTS = `{ streams { totalCount } clusters { totalCount } bindings { totalCount } changes { totalCount } }`;
 const cases: HostileCase[] = [

@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { kafkaClient, mutate, seed } from "@stream-registry/testkit";
+import { kafkaClient, mutate, seed, DELETE_BINDING, eventually } from "@stream-registry/testkit";
 import { useSharedKafkaClusters } from "@stream-registry/testkit/vitest";
-import { DELETE_BINDING } from "./support/operations.ts";
-import { eventually, useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
+import { useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
 
 const STATUSES = `query($cluster: String!) { bindings(filter: { cluster: $cluster }, first: 100) {
   nodes { stream { name } status { phase message } } } }`;

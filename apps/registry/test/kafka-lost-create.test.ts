@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { createTestDatabase, kafkaClient, type TestDatabase } from "@stream-registry/testkit";
-import { useSharedKafkaClusters } from "@stream-registry/testkit/vitest";
 import {
+  createTestDatabase,
+  kafkaClient,
+  type TestDatabase,
   BINDING,
   CREATE_BINDING,
   CREATE_STREAM,
@@ -11,13 +12,10 @@ import {
   DELETE_BINDING,
   UPDATE_STREAM,
   type BindingView,
-} from "./support/operations.ts";
-import {
   eventually,
-  startTestRegistry,
-  useTestRegistry,
-  type TestRegistry,
-} from "./support/test-registry.ts";
+} from "@stream-registry/testkit";
+import { useSharedKafkaClusters } from "@stream-registry/testkit/vitest";
+import { startTestRegistry, useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
 
 import { deletesAsked } from "./fixtures/lossy-kafka-provider.ts";
 

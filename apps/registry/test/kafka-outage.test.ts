@@ -1,14 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { kafkaClient } from "@stream-registry/testkit";
-import { usePrivateKafkaClusters } from "@stream-registry/testkit/vitest";
 import {
+  kafkaClient,
   BINDING,
   CREATE_BINDING,
   CREATE_STREAM,
   DECLARE_CLUSTER,
   type BindingView,
-} from "./support/operations.ts";
-import { eventually, useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
+  eventually,
+} from "@stream-registry/testkit";
+import { usePrivateKafkaClusters } from "@stream-registry/testkit/vitest";
+import { useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
 
 const CLUSTER = "outage";
 const HEALTH = `query($name: String!) { cluster(name: $name) { health { status lastError } } }`;

@@ -1,9 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { kafkaClient } from "@stream-registry/testkit";
+import {
+  kafkaClient,
+  CREATE_BINDING,
+  CREATE_STREAM,
+  DECLARE_CLUSTER,
+  DELETE_BINDING,
+  eventually,
+} from "@stream-registry/testkit";
 import { useSharedKafkaClusters } from "@stream-registry/testkit/vitest";
-import { CREATE_BINDING, CREATE_STREAM, DECLARE_CLUSTER, DELETE_BINDING } from "./support/operations.ts";
-import { eventually, useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
+import { useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
 
 const BINDING_STATE = `query($stream: String!, $cluster: String!) { binding(stream: $stream, cluster: $cluster) {
   status { phase message } observed { message details } } }`;

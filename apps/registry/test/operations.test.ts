@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { createTestDatabase, databaseKinds, mutate, TEST_AUTHORIZATION } from "@stream-registry/testkit";
-import { CREATE_STREAM } from "./support/operations.ts";
-import { eventually, startTestRegistry, useTestRegistry } from "./support/test-registry.ts";
+import {
+  createTestDatabase,
+  databaseKinds,
+  mutate,
+  TEST_AUTHORIZATION,
+  CREATE_STREAM,
+  eventually,
+} from "@stream-registry/testkit";
+import { startTestRegistry, useTestRegistry } from "./support/test-registry.ts";
 
 describe("HTTP surface (pglite)", () => {
   const registry = useTestRegistry("pglite");

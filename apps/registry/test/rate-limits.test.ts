@@ -9,12 +9,12 @@ import {
   TEST_AUTHORIZATION,
   TREE_TOKEN,
   type RegistryNode,
+  CREATE_STREAM,
 } from "@stream-registry/testkit";
 import { useRegistryProcess } from "@stream-registry/testkit/vitest";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { rateKey, rateLimitedError, RateLimits } from "../src/graphql/guards/rate-limit.ts";
-import { CREATE_STREAM } from "./support/operations.ts";
 
 const CREATE_TOKEN = `mutation ($input: CreateApiTokenInput!) { createApiToken(input: $input) { secret userErrors { code } } }`;
 const GRANT = `mutation ($input: GrantInput!) { grant(input: $input) { created userErrors { code } } }`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { databaseKinds } from "@stream-registry/testkit";
-import { eventually, useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
 import {
+  databaseKinds,
+  eventually,
   BINDING,
   CREATE_BINDING,
   CREATE_STREAM,
@@ -9,7 +9,8 @@ import {
   DELETE_BINDING,
   UPDATE_BINDING,
   type BindingView,
-} from "./support/operations.ts";
+} from "@stream-registry/testkit";
+import { useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
 
 async function bindingStatus(r: TestRegistry, stream: string, cluster: string) {
   const { binding } = await r.query<{ binding: BindingView | null }>(BINDING, { stream, cluster });

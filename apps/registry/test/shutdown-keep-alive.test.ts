@@ -5,11 +5,12 @@ import {
   databaseEnv,
   TEST_AUTHORIZATION,
   type TestDatabase,
+  postGraphQL,
+  CREATE_STREAM,
+  spawnRegistry,
+  type RegistryProcess,
+  eventually,
 } from "@stream-registry/testkit";
-import { postGraphQL } from "./support/graphql-client.ts";
-import { CREATE_STREAM } from "./support/operations.ts";
-import { spawnRegistry, type RegistryProcess } from "./support/registry-process.ts";
-import { eventually } from "./support/test-registry.ts";
 
 // Issue 19, finding 8: SIGTERM under keep-alive load ran to the shutdown deadline, as the writers
 // kept sending on their connections, and then reset them, writes that had committed included.

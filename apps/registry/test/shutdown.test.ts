@@ -5,11 +5,18 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { TEST_AUTHORIZATION } from "@stream-registry/testkit";
-import { postGraphQL } from "./support/graphql-client.ts";
-import { CREATE_BINDING, CREATE_STREAM, DECLARE_CLUSTER, DESCRIBE_BINDINGS } from "./support/operations.ts";
-import { spawnRegistry, type RegistryProcess } from "./support/registry-process.ts";
-import { eventually, testProviderModule } from "./support/test-registry.ts";
+import {
+  TEST_AUTHORIZATION,
+  postGraphQL,
+  CREATE_BINDING,
+  CREATE_STREAM,
+  DECLARE_CLUSTER,
+  DESCRIBE_BINDINGS,
+  spawnRegistry,
+  type RegistryProcess,
+  eventually,
+  testProviderModule,
+} from "@stream-registry/testkit";
 
 // `npm start` in the repository root, in the environment users have (spawnRegistry leaves out
 // Vitest's NODE_ENV=test, under which Apollo Server installs no signal handlers of its own).

@@ -8,8 +8,8 @@ import {
   startRegistryTree,
   TREE_TOKEN,
   type RegistryNode,
+  CREATE_STREAM,
 } from "@stream-registry/testkit";
-import { CREATE_STREAM } from "./support/operations.ts";
 import { registrySigner, type RegistrySigner } from "./support/registry-signer.ts";
 
 const CHANGES = "{ changes(first: 200) { nodes { entityKey actor } } }";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { databaseKinds, seed } from "@stream-registry/testkit";
-import { useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
 import {
+  databaseKinds,
+  seed,
   CREATE_BINDING,
   CREATE_STREAM,
   DECLARE_CLUSTER,
@@ -11,7 +11,8 @@ import {
   UPDATE_BINDING,
   UPDATE_STREAM,
   type UserErrorView,
-} from "./support/operations.ts";
+} from "@stream-registry/testkit";
+import { useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
 
 type Payload = { userErrors: UserErrorView[] } & Record<string, unknown>;
 
