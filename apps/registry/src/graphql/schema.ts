@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { buildSubgraphSchema } from "@apollo/subgraph";
 import { parse, type GraphQLSchema } from "graphql";
 import { redactDocument, type SecretKeyRule } from "@stream-registry/core";
@@ -10,14 +8,7 @@ import { serveIndexed } from "./indexed-objects.ts";
 import { routeEntities } from "./routed-entities.ts";
 import { resolvers } from "./resolvers/index.ts";
 import { configMapsScalar } from "./scalars.ts";
-
-/** schema.graphql at the repository root: the single source of truth for the API. */
-export const schemaPath = fileURLToPath(new URL("../../../../schema.graphql", import.meta.url));
-
-/** The subgraph SDL this registry serves: what its parent checks it can serve. */
-export function subgraphSdl(): string {
-  return readFileSync(schemaPath, "utf8");
-}
+import { subgraphSdl } from "./sdl.ts";
 
 /** `secrets` is the registry's rule of which config keys are secret (core's plus the providers'). */
 export function buildSchema(secrets: SecretKeyRule): GraphQLSchema {
