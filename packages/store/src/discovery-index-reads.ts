@@ -1,4 +1,4 @@
-import type { Visibility } from "@stream-registry/core";
+import { ENTITY_KINDS, type EntityKind, type Visibility } from "@stream-registry/core";
 import type { Db } from "./db.ts";
 import type { IndexedEntry, IndexedKind, IndexKey } from "./discovery-index.ts";
 import { Prisma } from "./generated/prisma/client.ts";
@@ -83,7 +83,8 @@ function countsSuffice(kind: IndexedKind, filter: IndexFilter, visible: Visibili
       value === "" ||
       (Array.isArray(value) && value.length === 0),
   );
-  const wholeNamespaces = visible === "all" || kind === "cluster" || visible.every((v) => v.prefix === null);
+  const wholeNamespaces =
+    visible === "all" || !namedByStream(kind) || visible.every((v) => v.prefix === null);
   return namespaceOnly && wholeNamespaces;
 }
 
@@ -115,6 +116,11 @@ export async function findIndexedBindingsOf(
     ORDER BY e.created_at, NOT e.is_default, e.cluster`;
 }
 
+/** Whether a stream prefix narrows the rows of `kind` by their names (ENTITY_KINDS). */
+function namedByStream(kind: IndexedKind): boolean {
+  return ENTITY_KINDS.some((row: EntityKind) => row.kind === kind && row.namedByStream);
+}
+
 const ENTRY_COLUMNS = Prisma.sql`e.kind, e.namespace, e.name, e.cluster, e.created_at AS "createdAt",
   e.is_default AS "isDefault", e.doc`;
 
@@ -131,7 +137,7 @@ function filterSql(
       visibleSql(
         visible,
         Prisma.sql`e.namespace`,
-        kind === "cluster" || counted ? undefined : Prisma.sql`e.name`,
+        !namedByStream(kind) || counted ? undefined : Prisma.sql`e.name`,
       ),
     );
   if (filter.namespace !== undefined)

@@ -1,3 +1,4 @@
+import type { EntityKindName } from "@stream-registry/core";
 import type { Db, DbClient } from "./db.ts";
 import { Prisma } from "./generated/prisma/client.ts";
 import { recordChange } from "./change-log.ts";
@@ -5,26 +6,27 @@ import type { Change } from "./change-log-reads.ts";
 import type { Tx } from "./transaction.ts";
 
 /**
- * The aggregated discovery index: the streams, clusters and bindings of every child's subtree, as
- * their registries rendered them, derived from the children's change feeds. Each child's position
- * in its feed is written in the transaction that stores what was derived from the page read, so
- * every entry counts once, whatever fails in between.
+ * The aggregated discovery index: the entities (core's ENTITY_KINDS: streams, clusters, bindings)
+ * of every child's subtree, as their registries rendered them, derived from the children's change
+ * feeds. Each child's position in its feed is written in the transaction that stores what was
+ * derived from the page read, so every entry counts once, whatever fails in between.
  */
 
-export type IndexedKind = "stream" | "cluster" | "binding";
+/** A row's kind: an entity type of core's ENTITY_KINDS ("stream"). */
+export type IndexedKind = EntityKindName;
 
 /** Which row: its kind, namespace below this registry's, name and (a binding's) cluster. */
 export interface IndexKey {
   kind: IndexedKind;
   /** The namespace's path below this registry's, the child's name first: "us-reg1-xyz/dc1". */
   namespace: string;
-  /** A stream's or a cluster's name; a binding's stream. */
+  /** Its name; of a kind named by fqn (a binding), its stream's. */
   name: string;
-  /** A binding's cluster; "" for a stream or a cluster. */
+  /** Of a kind named by fqn, its cluster; "" for others. */
   cluster: string;
 }
 
-/** A stream, cluster or binding of a child's subtree, as the registry that owns it answered. */
+/** An entity of a child's subtree, as the registry that owns it answered. */
 export interface IndexedEntry extends IndexKey {
   createdAt: Date;
   isDefault: boolean;
