@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { eventually, mutate, queryDatabase, TREE_TOKEN, type RegistryClient } from "@stream-registry/testkit";
 import {
-  CREATE_STREAM,
-  DECLARE_CLUSTER,
-  declareParent,
-  STREAMS_PAGE,
-  useSeedTree,
-  type StreamPage,
-} from "./support/seed-tree.ts";
+  eventually,
+  mutate,
+  queryDatabase,
+  seedChain,
+  TREE_TOKEN,
+  type RegistryClient,
+} from "@stream-registry/testkit";
+import { declareParent, STREAMS_PAGE, useSeedTree, type StreamPage } from "./support/seed-tree.ts";
 import { comparedSelection, discoveryLists, registrySchema } from "./support/indexed-schema.ts";
 
 // The aggregated discovery index of the seed's tree: the root (and every inner registry) follows
@@ -15,8 +15,6 @@ import { comparedSelection, discoveryLists, registrySchema } from "./support/ind
 // indexed, the same as a live fan-out would, with each registry's lag.
 const LEAVES = ["/aws/us-reg1-xyz", "/mpaas/us-aus1-dc01"];
 const GRANT = `mutation ($input: GrantInput!) { grant(input: $input) { userErrors { code field message } } }`;
-const CREATE_BINDING = `mutation ($input: CreateBindingInput!) {
-  createBinding(input: $input) { binding { fqn } userErrors { code field message } } }`;
 
 // Every field the index answers, nested entities included, through the index or live: derived
 // from the schema, so that a field added to Stream (or a list added to the index) is compared too.
@@ -74,18 +72,18 @@ async function indexMatchesLive(r: RegistryClient, filter?: Record<string, unkno
   );
 }
 
+/** Streams at `ns`, made through `root`, each with its team (the namespace) and bound on `cluster`. */
 async function createStreams(
   root: RegistryClient,
   ns: string,
   names: string[],
   cluster = "c1",
 ): Promise<void> {
+  let streams = seedChain(root).at(ns);
   for (const name of names) {
-    await mutate(root, CREATE_STREAM, {
-      input: { name, namespace: ns, config: { "acme.kafka": { team: ns } } },
-    });
-    await mutate(root, CREATE_BINDING, { input: { stream: name, cluster, namespace: ns } });
+    streams = streams.stream({ name, config: { "acme.kafka": { team: ns } } }).binding({ cluster });
   }
+  await streams;
 }
 
 async function namesAt(r: RegistryClient, namespace: string): Promise<string[]> {
@@ -104,7 +102,7 @@ describe("the aggregated discovery index of a tree of registries", { timeout: 18
   it("answers the root's lists from its index as the live fan-out does, nested entities included", async () => {
     const root = at("/");
     for (const ns of ["/aws", ...LEAVES]) {
-      await mutate(root, DECLARE_CLUSTER, { input: { name: "c1", namespace: ns } });
+      await seedChain(root).at(ns).cluster({ name: "c1" });
       await createStreams(root, ns, ["orders", "widgets"]);
     }
     const index = await indexMatchesLive(root);
@@ -277,7 +275,7 @@ describe("the aggregated discovery index of a tree of registries", { timeout: 18
   it("moves a re-parented leaf's rows to its new path, at every ancestor", async () => {
     const [root, leaf] = [at("/"), at("/mpaas/us-aus1-dc01")];
     // Streams of its own at the leaf, so the case holds alone (vitest -t) as in the whole file.
-    await mutate(root, DECLARE_CLUSTER, { input: { name: "c1", namespace: leaf.path } });
+    await seedChain(root).at(leaf.path).cluster({ name: "c1" });
     await createStreams(root, leaf.path, ["moving_orders", "moving_widgets"]);
     await indexMatchesLive(root);
     expect(await namesAt(root, "/mpaas")).toContain("/mpaas/us-aus1-dc01 moving_orders");

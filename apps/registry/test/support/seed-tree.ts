@@ -58,10 +58,6 @@ export async function declareParent(r: RegistryClient, url: string, token = TREE
   const answer = await r.query<{ declareParentRegistry: Payload }>(DECLARE_PARENT, { input: { url, token } });
   return answer.declareParentRegistry;
 }
-export const DECLARE_CLUSTER = `mutation ($input: DeclareClusterInput!) {
-  declareCluster(input: $input) { cluster { name } userErrors { code field message } } }`;
-export const CREATE_STREAM = `mutation ($input: CreateStreamInput!) {
-  createStream(input: $input) { stream { name } userErrors { code field message } } }`;
 /** A page of streams, live unless `consistency` says INDEX. */
 export const STREAMS_PAGE = `query ($first: Int, $after: String, $filter: StreamFilter, $consistency: Consistency = LIVE) {
   streams(first: $first, after: $after, filter: $filter, consistency: $consistency) {
