@@ -5,11 +5,12 @@
  * PGlite data directory) on a new data directory, then again on that one (a restart), `--runs`
  * times each, and times from the spawn to the first 200 of `{ __typename }` on /graphql with the
  * admin token (polled every 20 ms): a real GraphQL answer, which /healthz gives no earlier.
- * Where the time goes, from the registry's own log: node, tsx and the modules loaded
- * (`loadedMs`), the database opened (`openMs`: PGlite, from the install-time template or initdb
+ * Where the time goes, from the registry's own log: node and the registry's build loaded
+ * (`loadedMs`; `npm start` runs the registry bundled by esbuild, apps/registry/bin/build.mjs), the database opened (`openMs`: PGlite, from the install-time template or initdb
  * on a new directory) and migrated (`migrateMs`), and the process's own start (`startedMs`); the
- * rest is npm's. Then, in the same run, the pieces alone: node, node with tsx, PGlite's initdb
- * against a copy of the template. Prints medians and the load average, which on a shared machine
+ * rest is npm's. The build is made current first, as `npm install` leaves it. Then, in the same
+ * run, the pieces alone: node, node with tsx (what loaded the sources before), the build from
+ * scratch, PGlite on a new directory from the template and by initdb. Prints medians and the load average, which on a shared machine
  * is most of the story. A benchmark, not a test: it asserts nothing about speed.
  */
 import { spawn } from "node:child_process";
@@ -21,7 +22,13 @@ import { PGlite } from "@electric-sql/pglite";
 import { freePort, TEST_ADMIN_TOKEN } from "@stream-registry/testkit";
 import { fillFromTemplate } from "../../../packages/store/src/pglite-template.ts";
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "5" } } });
+const { values } = parseArgs({
+  options: { runs: { type: "string", default: "5" }, sources: { type: "boolean", default: false } },
+});
+// --sources: what `npm start` ran before its build (issue 20), without npm, to compare in one sitting.
+const [command, args] = values.sources
+  ? [process.execPath, ["--import", "tsx", "apps/registry/src/main.ts"]]
+  : ["npm", ["start"]];
 const runs = Number(values.runs);
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 
@@ -38,7 +45,7 @@ interface Start {
 async function timeStart(dataDir: string): Promise<Start> {
   const port = await freePort();
   const spawnedAt = performance.now();
-  const child = spawn("npm", ["start"], {
+  const child = spawn(command, args, {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -116,12 +123,23 @@ const load = () =>
     .map((value) => value.toFixed(1))
     .join(" ");
 
-console.log(`load average (1, 5, 15 min) before: ${load()}; ${runs} runs`);
+// As `npm install` leaves it: the runs time starts, not a build after a source changed.
+const builder = path.join(repoRoot, "apps/registry/bin/build.mjs");
+const entry = path.join(repoRoot, "apps/registry/src/main.ts");
+await timeCommand(process.execPath, [
+  "--input-type=module",
+  "-e",
+  `import { build, currentBuild } from ${JSON.stringify(builder)}; ` +
+    `if (!currentBuild(${JSON.stringify(entry)})) await build(${JSON.stringify(entry)});`,
+]);
+
+console.log(`load average (1, 5, 15 min) before: ${load()}; ${runs} runs of ${[command, ...args].join(" ")}`);
 const fresh: Start[] = [];
 const again: Start[] = [];
 const pieces = {
   node: [] as number[],
   tsx: [] as number[],
+  build: [] as number[],
   template: [] as number[],
   initdb: [] as number[],
 };
@@ -135,6 +153,7 @@ for (let run = 1; run <= runs; run++) {
   }
   pieces.node.push(await timeCommand(process.execPath, ["-e", ""]));
   pieces.tsx.push(await timeCommand(process.execPath, ["--import", "tsx", "-e", ""]));
+  pieces.build.push(await timeCommand(process.execPath, [builder, entry]));
   pieces.template.push(await timeOpen(true));
   pieces.initdb.push(await timeOpen(false));
   console.log(
@@ -158,5 +177,6 @@ console.log(row("the same again (restart)", again));
 console.log("\npieces alone, medians, ms:");
 console.log(`  node -e '':                    ${median(pieces.node).toFixed(0)}`);
 console.log(`  node --import tsx -e '':       ${median(pieces.tsx).toFixed(0)}`);
+console.log(`  the build, from scratch:       ${median(pieces.build).toFixed(0)}`);
 console.log(`  PGlite, new dir from template: ${median(pieces.template).toFixed(0)}`);
 console.log(`  PGlite, new dir by initdb:     ${median(pieces.initdb).toFixed(0)}`);
