@@ -81,14 +81,21 @@ export default defineConfig(
   },
 
   // Only packages/store talks to Prisma (docs/architecture.md, "The store layer"): the rest calls
-  // store functions, handing them `db.prisma` as an opaque `DbClient`, and gets core's types back.
+  // store functions, handing them `db.prisma`, and gets core's types back. The handle's type is
+  // opaque (store/src/db.ts), so these rules only keep the imports and spellings out; tests may
+  // open it through @stream-registry/store/testing, which src may not import.
   {
     files: ["{packages,apps}/*/src/**/*.ts"],
     ignores: ["packages/store/**"],
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["@prisma/*", "**/generated/prisma/**"], message: storeOnly }] },
+        {
+          patterns: [
+            { group: ["@prisma/*", "**/generated/prisma/**"], message: storeOnly },
+            { group: ["@stream-registry/store/testing"], message: "Tests only: " + storeOnly },
+          ],
+        },
       ],
       "no-restricted-syntax": [
         "error",

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { migrate, openDatabase, type Database } from "@stream-registry/store";
+import { prismaOf } from "@stream-registry/store/testing";
 
 /**
  * The floor a registry write is measured against: single-row stream inserts straight through the
@@ -27,7 +28,7 @@ export async function prismaInsertRate(
       Array.from({ length: clients }, async () => {
         for (let i = next++; i < count; i = next++) {
           const insertStarted = performance.now();
-          await db.prisma.stream.create({ data: { name: `${prefix}_${i}` } });
+          await prismaOf(db.prisma).stream.create({ data: { name: `${prefix}_${i}` } });
           latencies.push(performance.now() - insertStarted);
         }
       }),
@@ -63,7 +64,7 @@ async function readAllPages(db: Database, pageSize: number): Promise<number[]> {
   let after: string | undefined;
   for (;;) {
     const started = performance.now();
-    const page = await db.prisma.stream.findMany({
+    const page = await prismaOf(db.prisma).stream.findMany({
       where: after === undefined ? {} : { name: { gt: after } },
       orderBy: { name: "asc" },
       take: pageSize,

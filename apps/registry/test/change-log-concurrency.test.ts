@@ -11,6 +11,7 @@ import {
   mutate,
 } from "@stream-registry/testkit";
 import { useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
+import { prismaOf } from "@stream-registry/store/testing";
 
 // Writers run in parallel (no global lock): a reader paging the change log while they commit must
 // still see every entry once, in an order that agrees with what happened to each object.
@@ -123,7 +124,7 @@ describe.each(databaseKinds)(`the change log under ${WRITERS} concurrent writers
       await writers;
       // Let the reconciler finish (its status entries are writes too), then read to the end.
       for (;;) {
-        if ((await r.db.prisma.job.count()) === 0) break;
+        if ((await prismaOf(r.db.prisma).job.count()) === 0) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       seen.push(...(await readOn(r, after)).read);
@@ -134,7 +135,7 @@ describe.each(databaseKinds)(`the change log under ${WRITERS} concurrent writers
       expect(seen).toEqual(final);
       const first = BigInt(final[0]!.seq);
       expect(final.map((e) => BigInt(e.seq) - first)).toEqual(final.map((_, i) => BigInt(i)));
-      expect(await r.db.prisma.change.count()).toBe(final.length); // every entry numbered
+      expect(await prismaOf(r.db.prisma).change.count()).toBe(final.length); // every entry numbered
       expectEachObjectInOrder(final);
       await expectOneDefault(r, "hot");
     },

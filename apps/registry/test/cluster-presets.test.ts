@@ -2,11 +2,16 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createTestDatabase, mutate } from "@stream-registry/testkit";
+import {
+  createTestDatabase,
+  mutate,
+  testPlatform,
+  DECLARE_CLUSTER,
+  type UserErrorView,
+} from "@stream-registry/testkit";
 import { loadConfig } from "../src/config.ts";
-import { testPlatform } from "./fixtures/test-platform.ts";
-import { DECLARE_CLUSTER, type UserErrorView } from "./support/operations.ts";
 import { startTestRegistry, useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
+import { prismaOf } from "@stream-registry/store/testing";
 
 const dir = mkdtempSync(path.join(tmpdir(), "cluster-presets-"));
 function presetsFile(name: string, text: string): string {
@@ -57,7 +62,7 @@ describe("REGISTRY_CLUSTERS_FILE pre-configures how the registry reaches its clu
       },
     });
     // Stored sealed; the provider was given the preset's secret.
-    const stored = await r.db.prisma.cluster.findUniqueOrThrow({ where: { name: "cluster001" } });
+    const stored = await prismaOf(r.db.prisma).cluster.findUniqueOrThrow({ where: { name: "cluster001" } });
     expect(stored.config).toEqual(declared.cluster?.config);
     expect(testPlatform().reached.get("cluster001")).toEqual(presets.cluster001.config);
     // The start-up log names the presets, never their config.
@@ -78,7 +83,7 @@ describe("REGISTRY_CLUSTERS_FILE pre-configures how the registry reaches its clu
       "test.provider": {},
       "acme.conn": { user: "ops", password: expect.stringMatching(SEALED) },
     });
-    const stored = await r.db.prisma.cluster.findUniqueOrThrow({ where: { name: "cluster002" } });
+    const stored = await prismaOf(r.db.prisma).cluster.findUniqueOrThrow({ where: { name: "cluster002" } });
     expect(JSON.stringify(stored.config)).not.toContain("pw-2");
     expect(testPlatform().reached.get("cluster002")).toEqual({
       "test.provider": {},

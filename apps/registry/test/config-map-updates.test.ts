@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { mutate, seed } from "@stream-registry/testkit";
-import { DECLARE_CLUSTER, UPDATE_BINDING, UPDATE_STREAM, type UserErrorView } from "./support/operations.ts";
+import {
+  mutate,
+  seed,
+  DECLARE_CLUSTER,
+  UPDATE_BINDING,
+  UPDATE_STREAM,
+  type UserErrorView,
+} from "@stream-registry/testkit";
 import { useTestRegistry } from "./support/test-registry.ts";
+import { prismaOf } from "@stream-registry/store/testing";
 
 type Maps = Record<string, Record<string, string | number | boolean> | null>;
 interface Payload {
@@ -49,7 +56,7 @@ describe("updates replace config maps one by one", () => {
       input: { name: "upd_maps", config: { "acme.kafka": null, "acme.audit": null } },
     });
     expect(removed.stream?.config).toEqual({ "apache.kafka": apache });
-    const stored = await r.db.prisma.stream.findUniqueOrThrow({ where: { name: "upd_maps" } });
+    const stored = await prismaOf(r.db.prisma).stream.findUniqueOrThrow({ where: { name: "upd_maps" } });
     expect(stored.config).toEqual({ "apache.kafka": apache });
 
     // Removing a map that is not there, or giving one as it is stored, is no change.
@@ -73,7 +80,7 @@ describe("updates replace config maps one by one", () => {
     expect(answer.updateStream.userErrors).toEqual([
       expect.objectContaining({ code: "INVALID_INPUT", field: ["input", "config", "bad name"] }),
     ]);
-    const stored = await r.db.prisma.stream.findUniqueOrThrow({ where: { name: "upd_bad" } });
+    const stored = await prismaOf(r.db.prisma).stream.findUniqueOrThrow({ where: { name: "upd_bad" } });
     expect(stored.config).toEqual({ "acme.kafka": acme });
     expect(stored.generation).toBe(1);
   });

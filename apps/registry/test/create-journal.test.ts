@@ -10,6 +10,7 @@ import { createThroughJournal, mayHaveMadeResource } from "../src/reconciler/cre
 import { bindingHandler } from "../src/reconciler/handlers/binding-handler.ts";
 import { ProviderRegistry } from "../src/providers/provider-registry.ts";
 import { registryOnlyProvider } from "../src/providers/registry-only.ts";
+import { prismaOf } from "@stream-registry/store/testing";
 
 const migrationsDir = fileURLToPath(new URL("../../../prisma/migrations", import.meta.url));
 
@@ -36,17 +37,17 @@ describe("the create journal's migration", () => {
     }
     await cp(path.join(migrationsDir, "migration_lock.toml"), path.join(open.dir, "migration_lock.toml"));
     await migrate(db, { migrationsDir: open.dir });
-    await db.prisma.$executeRaw`INSERT INTO cluster (id, name, provider, updated_at)
+    await prismaOf(db.prisma).$executeRaw`INSERT INTO cluster (id, name, provider, updated_at)
       VALUES ('00000000-0000-4000-8000-000000000001', 'c', 'kafka', now())`;
-    await db.prisma.$executeRaw`INSERT INTO stream (id, name, updated_at)
+    await prismaOf(db.prisma).$executeRaw`INSERT INTO stream (id, name, updated_at)
       VALUES ('00000000-0000-4000-8000-000000000002', 's', now()), ('00000000-0000-4000-8000-000000000003', 't', now())`;
-    await db.prisma
+    await prismaOf(db.prisma)
       .$executeRaw`INSERT INTO binding (id, stream_id, cluster_id, observed_generation, updated_at) VALUES
       ('00000000-0000-4000-8000-00000000000a', '00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 1, now()),
       ('00000000-0000-4000-8000-00000000000b', '00000000-0000-4000-8000-000000000003', '00000000-0000-4000-8000-000000000001', NULL, now())`;
 
     await migrate(db);
-    const [realized, unrealized] = await db.prisma.binding.findMany({ orderBy: { id: "asc" } });
+    const [realized, unrealized] = await prismaOf(db.prisma).binding.findMany({ orderBy: { id: "asc" } });
     expect(realized!.pendingCreates).toBeNull();
     expect(unrealized!.pendingCreates).toBeNull();
     // The cluster's "kafka" provider is played by one that realizes nothing, through the binding handler.

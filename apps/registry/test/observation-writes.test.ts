@@ -7,6 +7,7 @@ import {
   type Database,
 } from "@stream-registry/store";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "@stream-registry/testkit";
+import { prismaOf } from "@stream-registry/store/testing";
 
 // The observations the registry writes outside write transactions: binding observations and cluster health.
 describe.each(databaseKinds)("observation writes on %s", (kind) => {
@@ -18,10 +19,10 @@ describe.each(databaseKinds)("observation writes on %s", (kind) => {
     testDatabase = await createTestDatabase(kind, "observations");
     db = await openDatabase({ url: testDatabase.url });
     await migrate(db);
-    const cluster = await db.prisma.cluster.create({ data: { name: "c", provider: "test" } });
+    const cluster = await prismaOf(db.prisma).cluster.create({ data: { name: "c", provider: "test" } });
     clusterId = cluster.id;
-    const stream = await db.prisma.stream.create({ data: { name: "s" } });
-    ({ id: bindingId } = await db.prisma.binding.create({
+    const stream = await prismaOf(db.prisma).stream.create({ data: { name: "s" } });
+    ({ id: bindingId } = await prismaOf(db.prisma).binding.create({
       data: { streamId: stream.id, clusterId: cluster.id },
     }));
   });
@@ -29,7 +30,7 @@ describe.each(databaseKinds)("observation writes on %s", (kind) => {
     await db?.close();
     await testDatabase?.drop();
   });
-  const stored = () => db!.prisma.bindingObservation.findUnique({ where: { bindingId } });
+  const stored = () => prismaOf(db!.prisma).bindingObservation.findUnique({ where: { bindingId } });
 
   it("stores the first observation and replaces it with a newer one", async () => {
     await saveObservation(
@@ -73,12 +74,12 @@ describe.each(databaseKinds)("observation writes on %s", (kind) => {
 
   it("records a cluster's probe, and ignores one of a cluster deleted meanwhile", async () => {
     await recordClusterHealth(db!.prisma, clusterId, { ok: true, probe: { latencyMs: 3, brokerCount: 1 } });
-    expect(await db!.prisma.clusterHealth.findUnique({ where: { clusterId } })).toMatchObject({
+    expect(await prismaOf(db!.prisma).clusterHealth.findUnique({ where: { clusterId } })).toMatchObject({
       status: "UP",
       brokerCount: 1,
     });
     const gone = "00000000-0000-4000-8000-0000000000ff";
     await recordClusterHealth(db!.prisma, gone, { ok: false, error: "refused" });
-    expect(await db!.prisma.clusterHealth.findUnique({ where: { clusterId: gone } })).toBeNull();
+    expect(await prismaOf(db!.prisma).clusterHealth.findUnique({ where: { clusterId: gone } })).toBeNull();
   });
 });

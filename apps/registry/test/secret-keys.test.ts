@@ -23,6 +23,7 @@ import {
   type LaunchedRegistry,
   type TestDatabase,
 } from "@stream-registry/testkit";
+import { prismaOf } from "@stream-registry/store/testing";
 
 // Each test starts registry processes or runs secrets:rotate; under the full suite they pass 30 s.
 vi.setConfig({ testTimeout: 180_000 });
@@ -159,7 +160,7 @@ describe.each(databaseKinds)("secrets stored in clear before (%s)", (kind) => {
     // A database from before secrets were sealed: its cluster row holds them in clear.
     const db = await openDatabase({ url: database.url, dataDir: where.REGISTRY_DATA_DIR });
     await migrate(db);
-    await db.prisma.$executeRaw`
+    await prismaOf(db.prisma).$executeRaw`
       INSERT INTO cluster (id, name, provider, config, generation, created_at, updated_at)
       VALUES (gen_random_uuid(), 'old-c', 'test', ${JSON.stringify({ ...config, vault: { ...config.vault, password: "pw-before-4" } })}::jsonb, 2, now(), now())`;
     await db.close();
@@ -182,13 +183,13 @@ describe.each(databaseKinds)("secrets stored in clear before (%s)", (kind) => {
 
     const after = await openDatabase({ url: database.url, dataDir: where.REGISTRY_DATA_DIR });
     try {
-      const rows = await after.prisma.$queryRawUnsafe<{ row: string }[]>(`
+      const rows = await prismaOf(after.prisma).$queryRawUnsafe<{ row: string }[]>(`
         SELECT row_to_json(c)::text AS row FROM cluster c
         UNION ALL SELECT row_to_json(e)::text FROM secret_envelope e
         UNION ALL SELECT row_to_json(l)::text FROM change l`);
       expect(rows.length).toBeGreaterThan(2);
       expectNoSecret(rows.map((row) => row.row).join("\n"));
-      expect(await after.prisma.change.count({ where: { entityKey: "old-c" } })).toBe(0);
+      expect(await prismaOf(after.prisma).change.count({ where: { entityKey: "old-c" } })).toBe(0);
     } finally {
       await after.close();
     }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { databaseKinds, mutate } from "@stream-registry/testkit";
-import { testPlatform } from "./fixtures/test-platform.ts";
 import {
+  databaseKinds,
+  mutate,
+  testPlatform,
   BINDING,
   CREATE_BINDING,
   CREATE_STREAM,
@@ -9,8 +10,10 @@ import {
   UPDATE_BINDING,
   type BindingView,
   type UserErrorView,
-} from "./support/operations.ts";
-import { eventually, useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
+  eventually,
+} from "@stream-registry/testkit";
+import { useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
+import { prismaOf } from "@stream-registry/store/testing";
 
 type Maps = Record<string, Record<string, string | number | boolean>>;
 type Declared = { created: boolean; cluster: { name: string; config: Maps; generation: number } };
@@ -40,7 +43,7 @@ async function declare(r: TestRegistry, input: Record<string, unknown>): Promise
 
 /** Every row of the tables a cluster's secret could reach, as text, read with SQL. */
 async function rows(r: TestRegistry): Promise<string> {
-  const found = await r.db.prisma.$queryRawUnsafe<{ row: string }[]>(`
+  const found = await prismaOf(r.db.prisma).$queryRawUnsafe<{ row: string }[]>(`
     SELECT row_to_json(c)::text AS row FROM cluster c
     UNION ALL SELECT row_to_json(e)::text FROM secret_envelope e
     UNION ALL SELECT row_to_json(l)::text FROM change l
@@ -145,7 +148,7 @@ describe.each(databaseKinds)("secrets at rest on %s", (kind) => {
     });
     expect(cleared.cluster.config.vault).not.toHaveProperty("token");
     expect(cleared.cluster.config["test.provider"]).toEqual({});
-    const envelope = await r.db.prisma.$queryRaw<{ keys: string[] }[]>`
+    const envelope = await prismaOf(r.db.prisma).$queryRaw<{ keys: string[] }[]>`
       SELECT array(SELECT jsonb_object_keys(e.sealed->'config'->'vault')) AS keys
       FROM secret_envelope e JOIN cluster c ON c.id = e.cluster_id WHERE c.name = ${name}`;
     expect(envelope[0]?.keys.sort()).toEqual(["api-key", "url"]);
@@ -169,7 +172,7 @@ describe.each(databaseKinds)("secrets at rest on %s", (kind) => {
     await online(r, stream, name);
 
     // Someone with write access to the database swaps the token's ciphertext for the api key's.
-    await r.db.prisma.$executeRaw`
+    await prismaOf(r.db.prisma).$executeRaw`
       UPDATE secret_envelope e SET sealed = jsonb_set(e.sealed, '{config,vault,token}', e.sealed->'config'->'vault'->'api-key')
       FROM cluster c WHERE c.id = e.cluster_id AND c.name = ${name}`;
 

@@ -1,14 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { recordChange, writeTransaction } from "@stream-registry/store";
-import { mutate, seed } from "@stream-registry/testkit";
 import {
+  mutate,
+  seed,
   CREATE_STREAM,
   DECLARE_CLUSTER,
   UPDATE_BINDING,
   UPDATE_STREAM,
   type UserErrorView,
-} from "./support/operations.ts";
-import { testProviderModule, useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
+  testProviderModule,
+} from "@stream-registry/testkit";
+import { useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
+import { prismaOf } from "@stream-registry/store/testing";
 
 const R = "********";
 type Maps = Record<string, Record<string, string | number | boolean>>;
@@ -45,7 +48,7 @@ describe("secrets are write-only", () => {
     REGISTRY_PROVIDERS: `${testProviderModule},@stream-registry/provider-acme`,
   });
   const stored = async (name: string) =>
-    (await registry().db.prisma.stream.findUniqueOrThrow({ where: { name } })).config as Maps;
+    (await prismaOf(registry().db.prisma).stream.findUniqueOrThrow({ where: { name } })).config as Maps;
 
   it("shows secrets redacted, a provider's own secret key included, and keeps them when written back", async () => {
     const r = registry();
@@ -98,7 +101,7 @@ describe("secrets are write-only", () => {
     expect(declared.config).toEqual({ vault: { token: sealed, "api-key": sealed } });
     const redeclared = await seed(r).cluster({ name: "sec-c", config: declared.config });
     expect(redeclared.generation).toBe(declared.generation); // unchanged: a no-op
-    const cluster = await r.db.prisma.cluster.findUniqueOrThrow({ where: { name: "sec-c" } });
+    const cluster = await prismaOf(r.db.prisma).cluster.findUniqueOrThrow({ where: { name: "sec-c" } });
     expect(cluster.config).toEqual(declared.config);
 
     const stream = await seed(r).stream({ name: "sec_bound", config: {} });
@@ -108,7 +111,9 @@ describe("secrets are write-only", () => {
     });
     expect(updated.binding?.config).toEqual({ vault: { token: sealed, "api-key": sealed } });
     // Sealed at rest like the cluster's (issue 19): the row holds what a query shows.
-    const binding = await r.db.prisma.binding.findFirstOrThrow({ where: { stream: { name: "sec_bound" } } });
+    const binding = await prismaOf(r.db.prisma).binding.findFirstOrThrow({
+      where: { stream: { name: "sec_bound" } },
+    });
     expect(binding.config).toEqual(updated.binding?.config);
   });
 
@@ -186,7 +191,7 @@ describe("secrets are write-only", () => {
     }>(`{ changes(first: 500) { nodes { entityKey data } } }`);
     const entries = changes.nodes.filter((c) => c.entityKey === "sec_log" || c.entityKey === "sec_old");
     expect(entries.map((c) => plain(c.data.config))).toEqual([shown, shown]);
-    const stored = await r.db.prisma.change.findMany({ where: { entityKey: "sec_log" } });
+    const stored = await prismaOf(r.db.prisma).change.findMany({ where: { entityKey: "sec_log" } });
     expect(JSON.stringify(stored.map((c) => c.data))).not.toMatch(/pw-1|pw-2|hook-3/);
   });
 });

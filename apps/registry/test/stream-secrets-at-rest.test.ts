@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { formatSecretKey, generateSecretKey, isSecretKey, parseSecretKeys } from "@stream-registry/core";
 import { sealStoredSecrets } from "@stream-registry/store";
-import { databaseKinds, mutate } from "@stream-registry/testkit";
-import { testPlatform } from "./fixtures/test-platform.ts";
 import {
+  databaseKinds,
+  mutate,
+  testPlatform,
   BINDING,
   CREATE_BINDING,
   CREATE_STREAM,
@@ -11,8 +12,10 @@ import {
   UPDATE_BINDING,
   UPDATE_STREAM,
   type BindingView,
-} from "./support/operations.ts";
-import { eventually, useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
+  eventually,
+} from "@stream-registry/testkit";
+import { useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
+import { prismaOf } from "@stream-registry/store/testing";
 
 // Issue 19: a stream's and a binding's secrets, by key or by shape, are sealed at rest like a
 // cluster's; every answer and stored copy shows placeholders, and the provider gets the values.
@@ -49,7 +52,7 @@ const bindingVault = { auth: S.auth, cred: S.cred, blob: `Basic ${S.basic}`, reg
 
 /** Every row of the tables a stream's or a binding's secret could reach, as text, read with SQL. */
 async function rows(r: TestRegistry): Promise<string> {
-  const found = await r.db.prisma.$queryRawUnsafe<{ row: string }[]>(`
+  const found = await prismaOf(r.db.prisma).$queryRawUnsafe<{ row: string }[]>(`
     SELECT row_to_json(s)::text AS row FROM stream s
     UNION ALL SELECT row_to_json(b)::text FROM binding b
     UNION ALL SELECT row_to_json(e)::text FROM secret_envelope e
@@ -138,8 +141,8 @@ describe.each(databaseKinds)("stream and binding secrets at rest on %s", (kind) 
     await mutate(r, CREATE_STREAM, { input: { name: stream, config: { vault: { owner: "billing" } } } });
     // As a registry before issue 19 stored it: a credential under a key no rule named, in clear.
     const old = JSON.stringify({ vault: { owner: "billing", header: `Bearer ${S.later}` } });
-    await r.db.prisma.$executeRaw`UPDATE stream SET config = ${old}::jsonb WHERE name = ${stream}`;
-    await r.db.prisma.$executeRaw`
+    await prismaOf(r.db.prisma).$executeRaw`UPDATE stream SET config = ${old}::jsonb WHERE name = ${stream}`;
+    await prismaOf(r.db.prisma).$executeRaw`
       UPDATE change SET data = jsonb_set(data, '{config}', ${old}::jsonb) WHERE entity_key = ${stream}`;
     expect(await rows(r)).toContain(S.later);
 

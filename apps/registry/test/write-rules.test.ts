@@ -17,6 +17,7 @@ import {
   databaseKinds,
 } from "@stream-registry/testkit";
 import { useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
+import { prismaOf } from "@stream-registry/store/testing";
 
 // Writers run in parallel (no global lock); the rules that read before they write hold by row
 // locks and conditional writes (docs/architecture.md, "Writers in parallel").
@@ -51,7 +52,7 @@ async function bindingsOf(r: TestRegistry, stream: string) {
 async function waitForLockWaiters(r: TestRegistry, kind: string, count: number): Promise<void> {
   if (kind !== "postgres") return new Promise((resolve) => setTimeout(resolve, 300));
   for (let tries = 0; tries < 200; tries++) {
-    const [row] = await r.db.prisma.$queryRaw<{ waiting: number }[]>`
+    const [row] = await prismaOf(r.db.prisma).$queryRaw<{ waiting: number }[]>`
       SELECT count(*)::int AS waiting FROM pg_stat_activity
       WHERE datname = current_database() AND wait_event_type = 'Lock'`;
     if (row!.waiting >= count) return;
@@ -144,7 +145,7 @@ describe.each(databaseKinds)("read-then-write rules under concurrent writers on 
     const r = registry();
     await send(r, "createStream", { name: "one_update" });
     const { prisma } = r.db;
-    const read = await prisma.stream.findUniqueOrThrow({ where: { name: "one_update" } });
+    const read = await prismaOf(prisma).stream.findUniqueOrThrow({ where: { name: "one_update" } });
     const current = { ...read, config: {}, producerConfig: {}, consumerConfig: {} };
     const keyring = new Keyring([generateSecretKey("k1")]);
     const by = { actor: "test", secrets: () => false, keyring, fqnPrefix: "/" };
@@ -161,7 +162,7 @@ describe.each(databaseKinds)("read-then-write rules under concurrent writers on 
       ),
     );
     expect(written.filter((stream) => stream !== null)).toHaveLength(1);
-    const after = await prisma.stream.findUniqueOrThrow({ where: { name: "one_update" } });
+    const after = await prismaOf(prisma).stream.findUniqueOrThrow({ where: { name: "one_update" } });
     expect(after.generation).toBe(read.generation + 1);
   });
 
@@ -198,7 +199,7 @@ describe("read-then-write rules that need two transactions at once on postgres",
     }
     expect(await send(r, "deleteStream", { name: "skew", cascade: true })).toEqual([]);
     const { prisma } = r.db;
-    const bindings = await prisma.binding.findMany({ where: { stream: { name: "skew" } } });
+    const bindings = await prismaOf(prisma).binding.findMany({ where: { stream: { name: "skew" } } });
     expect(bindings).toHaveLength(2);
 
     // Both remove their binding before either looks whether the stream has any left.
@@ -207,13 +208,13 @@ describe("read-then-write rules that need two transactions at once on postgres",
     const bothRemoved = new Promise<void>((resolve) => (release = resolve));
     const removeOne = (id: string, streamId: string) =>
       writeTransaction(prisma, async (tx: Tx) => {
-        await tx.binding.delete({ where: { id } });
+        await prismaOf(tx).binding.delete({ where: { id } });
         if (++arrived === 2) release();
         await bothRemoved;
         await removeStreamIfDone(tx, streamId, "test");
       });
     await Promise.all(bindings.map((b) => removeOne(b.id, b.streamId)));
-    expect(await prisma.stream.findUnique({ where: { name: "skew" } })).toBeNull();
+    expect(await prismaOf(prisma).stream.findUnique({ where: { name: "skew" } })).toBeNull();
   });
 
   it("two writers that deadlock are both written: the one the database aborts runs again", async () => {
@@ -232,11 +233,11 @@ describe("read-then-write rules that need two transactions at once on postgres",
         if (++arrived === 2) release();
         await bothLocked;
         await lockStreamByName(tx, second, "write");
-        await tx.stream.update({ where: { name: first }, data: { generation: { increment: 1 } } });
+        await prismaOf(tx).stream.update({ where: { name: first }, data: { generation: { increment: 1 } } });
       });
     await Promise.all([lockBoth("dead_a", "dead_b"), lockBoth("dead_b", "dead_a")]);
     expect(attempts).toBe(3);
-    const streams = await prisma.stream.findMany({ where: { name: { in: ["dead_a", "dead_b"] } } });
+    const streams = await prismaOf(prisma).stream.findMany({ where: { name: { in: ["dead_a", "dead_b"] } } });
     expect(streams.map((s) => s.generation)).toEqual([2, 2]);
   });
 });

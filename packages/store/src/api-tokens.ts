@@ -1,6 +1,7 @@
 import { recordChange } from "./change-log.ts";
 import type { Db } from "./db.ts";
 import type { Tx } from "./transaction.ts";
+import { open } from "./open-db.ts";
 
 /** An API token as stored: never its value, only the hash of it (api_token). */
 export interface ApiTokenRecord {
@@ -46,15 +47,15 @@ export async function createApiToken(
   at = new Date(),
 ): Promise<ApiTokenRecord | "taken"> {
   // Locked: two creations of one name wait for each other, and the second sees the first.
-  const [held] = await tx.$queryRawUnsafe<{ id: string; live: boolean }[]>(
+  const [held] = await open(tx).$queryRawUnsafe<{ id: string; live: boolean }[]>(
     `SELECT id::text AS id, revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2) AS live
      FROM api_token WHERE name = $1 FOR UPDATE`,
     token.name,
     at,
   );
   if (held?.live) return "taken";
-  if (held) await tx.apiToken.delete({ where: { id: held.id } });
-  const made = await tx.apiToken.create({ data: { ...token, createdAt: at }, select: SELECT });
+  if (held) await open(tx).apiToken.delete({ where: { id: held.id } });
+  const made = await open(tx).apiToken.create({ data: { ...token, createdAt: at }, select: SELECT });
   await recordChange(tx, {
     entityType: "api_token",
     entityKey: token.name,
@@ -72,7 +73,7 @@ export async function createApiToken(
  * as the registry's own settings made at its first start are not: it is no one's change.
  */
 export async function createFirstApiToken(tx: Tx, token: NewApiToken): Promise<boolean> {
-  const made = await tx.$executeRawUnsafe(
+  const made = await open(tx).$executeRawUnsafe(
     `INSERT INTO api_token (id, name, hash, groups, created_by, created_at, expires_at)
      VALUES (gen_random_uuid(), $1, $2, $3::text[], $4, $5, $6) ON CONFLICT DO NOTHING`,
     token.name,
@@ -87,23 +88,23 @@ export async function createFirstApiToken(tx: Tx, token: NewApiToken): Promise<b
 
 /** The token whose value hashes to `hash` (revoked and expired ones too: the caller says why not). */
 export async function findApiTokenByHash(db: Db, hash: string): Promise<ApiTokenRecord | null> {
-  return db.apiToken.findUnique({ where: { hash }, select: SELECT });
+  return open(db).apiToken.findUnique({ where: { hash }, select: SELECT });
 }
 
 /** Whether a token of that name exists, and whether its hash is `hash`. */
 export async function apiTokenHashMatches(db: Db, name: string, hash: string): Promise<boolean | null> {
-  const found = await db.apiToken.findUnique({ where: { name }, select: { hash: true } });
+  const found = await open(db).apiToken.findUnique({ where: { name }, select: { hash: true } });
   return found ? found.hash === hash : null;
 }
 
 /** How many tokens there are, revoked and expired ones included. */
 export async function countApiTokens(db: Db): Promise<number> {
-  return db.apiToken.count();
+  return open(db).apiToken.count();
 }
 
 /** Every token, by name. */
 export async function listApiTokens(db: Db): Promise<ApiTokenRecord[]> {
-  return db.apiToken.findMany({ select: SELECT, orderBy: { name: "asc" } });
+  return open(db).apiToken.findMany({ select: SELECT, orderBy: { name: "asc" } });
 }
 
 /**
@@ -116,9 +117,9 @@ export async function revokeApiToken(
   actor: string,
   at = new Date(),
 ): Promise<ApiTokenRecord | null> {
-  const found = await tx.apiToken.findUnique({ where: { name }, select: SELECT });
+  const found = await open(tx).apiToken.findUnique({ where: { name }, select: SELECT });
   if (!found || found.revokedAt) return found;
-  const revoked = await tx.apiToken.update({
+  const revoked = await open(tx).apiToken.update({
     where: { id: found.id },
     data: { revokedAt: at },
     select: SELECT,
@@ -135,5 +136,5 @@ export async function revokeApiToken(
 
 /** Records that a token was used (not in the change log); a token gone meanwhile is ignored. */
 export async function touchApiToken(db: Db, id: string, at = new Date()): Promise<void> {
-  await db.$executeRawUnsafe(`UPDATE api_token SET last_used_at = $2 WHERE id = $1::uuid`, id, at);
+  await open(db).$executeRawUnsafe(`UPDATE api_token SET last_used_at = $2 WHERE id = $1::uuid`, id, at);
 }

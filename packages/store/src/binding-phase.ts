@@ -1,6 +1,6 @@
-import { nextPhase, Phase, type PhaseEvent } from "@stream-registry/core";
-import type { Prisma } from "./generated/prisma/client.ts";
+import { nextPhase, Phase, type ConfigMaps, type PhaseEvent } from "@stream-registry/core";
 import type { Tx } from "./transaction.ts";
+import { open } from "./open-db.ts";
 
 /** A phase change as core's state machine names it: where the binding was, and what happened. */
 export interface PhaseTransition {
@@ -18,7 +18,14 @@ export interface PhaseTarget {
 }
 
 /** What is written beside the phase; never the phase itself, which only the transition decides. */
-export type PhaseWriteFields = Omit<Prisma.BindingUpdateManyMutationInput, "phase" | "statusUpdatedAt">;
+export interface PhaseWriteFields {
+  message?: string | null;
+  generation?: { increment: number };
+  isDefault?: boolean;
+  config?: ConfigMaps;
+  producerConfig?: ConfigMaps;
+  consumerConfig?: ConfigMaps;
+}
 
 /**
  * The only way a binding's phase is written (a test scans for others): the new phase is what
@@ -32,7 +39,7 @@ export async function writeBindingPhase(
   fields: PhaseWriteFields = {},
 ): Promise<{ phase: Phase; written: boolean }> {
   const phase = nextPhase(transition.from, transition.event);
-  const { count } = await tx.binding.updateMany({
+  const { count } = await open(tx).binding.updateMany({
     where: {
       id: target.id,
       ...(target.generation === undefined ? {} : { generation: target.generation }),

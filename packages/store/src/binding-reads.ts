@@ -4,6 +4,7 @@ import { JOINED_CLUSTER_COLUMNS, toCluster, toJoinedCluster, type JoinedClusterR
 import type { Db } from "./db.ts";
 import { Prisma } from "./generated/prisma/client.ts";
 import { toStream } from "./streams.ts";
+import { open } from "./open-db.ts";
 
 /** A binding named by its stream and its cluster, with both. */
 export async function findBindingByNames(
@@ -11,7 +12,7 @@ export async function findBindingByNames(
   stream: string,
   cluster: string,
 ): Promise<{ binding: Binding; stream: Stream; cluster: Cluster } | null> {
-  const row = await db.binding.findFirst({
+  const row = await open(db).binding.findFirst({
     where: { stream: { name: stream }, cluster: { name: cluster } },
     select: { ...BINDING_COLUMNS, stream: true, cluster: true },
   });
@@ -34,7 +35,7 @@ export async function findBindingsOf(
 ): Promise<BindingOnCluster[]> {
   const [column, ids] =
     "streamIds" in of ? [Prisma.sql`b.stream_id`, of.streamIds] : [Prisma.sql`b.cluster_id`, of.clusterIds];
-  const rows = await db.$queryRaw<JoinedRow[]>`
+  const rows = await open(db).$queryRaw<JoinedRow[]>`
     SELECT b.id::text AS id, b.stream_id::text AS "streamId", b.is_default AS "isDefault", b.config, b.producer_config AS "producerConfig",
       b.consumer_config AS "consumerConfig", b.generation, b.observed_generation AS "observedGeneration",
       b.phase::text AS phase, b.message, b.status_updated_at AS "statusUpdatedAt",

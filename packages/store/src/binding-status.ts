@@ -1,6 +1,7 @@
 import {
   Phase,
   type Cluster,
+  type ConfigMaps,
   type PendingCreate,
   type ResourceStatus,
   type Stream,
@@ -11,6 +12,7 @@ import type { Db } from "./db.ts";
 import { Prisma } from "./generated/prisma/client.ts";
 import { defineResourceTable } from "./resource-table.ts";
 import { JOINED_STREAM_COLUMNS, toJoinedStream, type JoinedStreamRow } from "./streams.ts";
+import { open } from "./open-db.ts";
 
 /** Where bindings keep their status block and observations: the reconcile kernel's first kind. */
 export const BINDING_RESOURCE = defineResourceTable({
@@ -23,9 +25,9 @@ export const BINDING_RESOURCE = defineResourceTable({
 /** What the reconciler reads of a binding: its desired state and status, with its stream and cluster. */
 export interface BindingToReconcile extends ResourceStatus {
   streamId: string;
-  config: Prisma.JsonValue;
-  producerConfig: Prisma.JsonValue;
-  consumerConfig: Prisma.JsonValue;
+  config: ConfigMaps;
+  producerConfig: ConfigMaps;
+  consumerConfig: ConfigMaps;
   stream: Stream;
   cluster: Cluster;
 }
@@ -60,13 +62,15 @@ function toBindingToReconcile(row: ReconcileRow): BindingToReconcile {
 }
 
 export async function findBindingToReconcile(db: Db, id: string): Promise<BindingToReconcile | null> {
-  const [row] = await db.$queryRaw<ReconcileRow[]>`${RECONCILE_READ} WHERE b.id = ${id}::uuid`;
+  const [row] = await open(db).$queryRaw<ReconcileRow[]>`${RECONCILE_READ} WHERE b.id = ${id}::uuid`;
   return row ? toBindingToReconcile(row) : null;
 }
 
 /** The bindings of `ids` that still exist, each with its stream and cluster, in one statement. */
 export async function findBindingsToReconcile(db: Db, ids: readonly string[]): Promise<BindingToReconcile[]> {
-  const rows = await db.$queryRaw<ReconcileRow[]>`${RECONCILE_READ} WHERE b.id = ANY(${[...ids]}::uuid[])`;
+  const rows = await open(db).$queryRaw<
+    ReconcileRow[]
+  >`${RECONCILE_READ} WHERE b.id = ANY(${[...ids]}::uuid[])`;
   return rows.map(toBindingToReconcile);
 }
 
@@ -78,7 +82,7 @@ export async function findBindingsToObserve(
   db: Db,
   query: { before: Date; after: string | undefined; limit: number; skipProvider: string },
 ): Promise<BindingToReconcile[]> {
-  const rows = await db.$queryRaw<ReconcileRow[]>`${RECONCILE_READ}
+  const rows = await open(db).$queryRaw<ReconcileRow[]>`${RECONCILE_READ}
     LEFT JOIN binding_observation o ON o.binding_id = b.id
     WHERE b.phase = ${Phase.ONLINE}::"Phase" AND c.provider <> ${query.skipProvider}
       AND (o.observed_at IS NULL OR o.observed_at < ${query.before})

@@ -18,6 +18,7 @@ import { Prisma } from "./generated/prisma/client.ts";
 import { enqueueJob, jobInsertSql } from "./job-queue.ts";
 import { lockedClusterAndStream } from "./row-locks.ts";
 import type { Tx } from "./transaction.ts";
+import { open } from "./open-db.ts";
 
 /**
  * Who writes, the binding's names for its change-log key, which keys are secret and the keys its
@@ -78,7 +79,7 @@ export async function createBinding(
   );
   try {
     // pending_creates []: nothing sent yet (the create journal, apps/registry/src/reconciler/create-journal.ts).
-    const [row] = await db.$queryRaw<BindingRow[]>`
+    const [row] = await open(db).$queryRaw<BindingRow[]>`
       WITH locked AS (${lockedClusterAndStream(read.cluster, read.stream)}),
       -- Stamped once the stream is locked: bindings are listed by creation, the default first,
       -- so a binding must not be older than the default that committed while it waited. The
@@ -101,7 +102,7 @@ export async function createBinding(
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // Bound already, or another first binding became the default meanwhile.
-    const [existing] = await db.$queryRaw<{ phase: Phase }[]>`
+    const [existing] = await open(db).$queryRaw<{ phase: Phase }[]>`
       SELECT phase::text AS phase FROM binding
       WHERE stream_id = ${read.stream.id}::uuid AND cluster_id = ${read.cluster.id}::uuid`;
     return existing ? { existing: existing.phase } : { stale: true };
@@ -137,7 +138,7 @@ export async function changeBinding(
   );
   if (!written) return null;
   const updated = toBinding(
-    await tx.binding.findUniqueOrThrow({ where: { id: binding.id }, select: BINDING_COLUMNS }),
+    await open(tx).binding.findUniqueOrThrow({ where: { id: binding.id }, select: BINDING_COLUMNS }),
   );
   await enqueueJob(tx, BINDING_JOB, binding.id);
   await recordChange(tx, {
@@ -184,14 +185,14 @@ async function sealOverrides(
  */
 async function promoteNextDefault(tx: Tx, streamId: string, by: BindingWriter): Promise<void> {
   const live = { streamId, phase: { not: Phase.DELETING } };
-  if (await tx.binding.findFirst({ where: { ...live, isDefault: true }, select: { id: true } })) return;
-  const next = await tx.binding.findFirst({
+  if (await open(tx).binding.findFirst({ where: { ...live, isDefault: true }, select: { id: true } })) return;
+  const next = await open(tx).binding.findFirst({
     where: live,
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     include: { cluster: { select: { name: true } } },
   });
   if (!next) return;
-  await tx.binding.update({ where: { id: next.id }, data: { isDefault: true } });
+  await open(tx).binding.update({ where: { id: next.id }, data: { isDefault: true } });
   await recordChange(tx, {
     entityType: "binding",
     entityKey: formatFqn(by.namespace, next.cluster.name, by.stream),

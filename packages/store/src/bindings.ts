@@ -4,6 +4,7 @@ import { BINDING_COLUMNS, toBinding } from "./binding-row.ts";
 import { toCluster } from "./clusters.ts";
 import type { Db } from "./db.ts";
 import type { Tx } from "./transaction.ts";
+import { open } from "./open-db.ts";
 
 /** The job kind that reconciles one binding (its target is the binding's id). */
 export const BINDING_JOB = "binding";
@@ -22,7 +23,7 @@ export async function touchBindings(
 ): Promise<number> {
   const [column, id] = "streamId" in of ? ["stream_id", of.streamId] : ["cluster_id", of.clusterId];
   const live = LIVE_PHASES.map((phase) => `'${phase}'`).join(", ");
-  const touched = await tx.$queryRawUnsafe<{ id: string; generation: number; fqn: string }[]>(
+  const touched = await open(tx).$queryRawUnsafe<{ id: string; generation: number; fqn: string }[]>(
     // Locked in id order first, as every writer locks bindings (row-locks.ts).
     `WITH locked AS (
        SELECT id FROM binding WHERE ${column} = $1::uuid AND phase IN (${live}) ORDER BY id FOR NO KEY UPDATE)
@@ -37,10 +38,10 @@ export async function touchBindings(
   );
   if (touched.length === 0) return 0;
   const ids = touched.map((t) => t.id);
-  await tx.$executeRaw`
+  await open(tx).$executeRaw`
     INSERT INTO job (kind, target_id) SELECT ${BINDING_JOB}, unnest(${ids}::text[])
     ON CONFLICT (kind, target_id) DO UPDATE SET seq = job.seq + 1, run_at = now(), attempts = 0, last_error = NULL`;
-  await tx.$executeRaw`
+  await open(tx).$executeRaw`
     INSERT INTO change (entity_type, entity_key, action, generation, actor, data)
     SELECT 'binding', fqn, 'updated', generation, ${actor}, '{}'::jsonb
     FROM unnest(${touched.map((t) => t.fqn)}::text[], ${touched.map((t) => t.generation)}::int[]) AS t(fqn, generation)
@@ -50,7 +51,7 @@ export async function touchBindings(
 
 /** The live (not being deleted) bindings of a stream with their clusters, in id order. */
 export async function findLiveBindingsOfStream(db: Db, streamId: string) {
-  const rows = await db.binding.findMany({
+  const rows = await open(db).binding.findMany({
     where: { streamId, phase: { not: Phase.DELETING } },
     select: { ...BINDING_COLUMNS, cluster: true },
     orderBy: { id: "asc" },
@@ -60,7 +61,7 @@ export async function findLiveBindingsOfStream(db: Db, streamId: string) {
 
 /** `id@generation` of each live binding of a stream, in id order: what a stream update validated against. */
 export async function liveBindingVersions(db: Db, streamId: string): Promise<string[]> {
-  const rows = await db.binding.findMany({
+  const rows = await open(db).binding.findMany({
     where: { streamId, phase: { not: Phase.DELETING } },
     select: { id: true, generation: true },
     orderBy: { id: "asc" },

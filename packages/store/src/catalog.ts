@@ -5,6 +5,7 @@ import type { Db } from "./db.ts";
 import type { Prisma } from "./generated/prisma/client.ts";
 import { toStream } from "./streams.ts";
 import { ownVisibility, visibleStreamNames } from "./visibility.ts";
+import { open } from "./open-db.ts";
 
 /**
  * The catalog's lists: filtered, in a stable order, one keyset page at a time (`after` is the
@@ -54,11 +55,11 @@ export async function listStreams(
   page: Keyset<string>,
   visible: Visibility = "all",
 ): Promise<Stream[]> {
-  return (await db.stream.findMany(byName(streamWhere(filter, visible), page))).map(toStream);
+  return (await open(db).stream.findMany(byName(streamWhere(filter, visible), page))).map(toStream);
 }
 
 export function countStreams(db: Db, filter: NameFilter, visible: Visibility = "all"): Promise<number> {
-  return db.stream.count({ where: streamWhere(filter, visible) });
+  return open(db).stream.count({ where: streamWhere(filter, visible) });
 }
 
 /** Clusters by name. `visible` is the principal's visibility of clusters (no stream prefix counts). */
@@ -68,11 +69,11 @@ export async function listClusters(
   page: Keyset<string>,
   visible: Visibility = "all",
 ): Promise<Cluster[]> {
-  return (await db.cluster.findMany(byName(clusterWhere(filter, visible), page))).map(toCluster);
+  return (await open(db).cluster.findMany(byName(clusterWhere(filter, visible), page))).map(toCluster);
 }
 
 export function countClusters(db: Db, filter: ClusterFilter, visible: Visibility = "all"): Promise<number> {
-  return db.cluster.count({ where: clusterWhere(filter, visible) });
+  return open(db).cluster.count({ where: clusterWhere(filter, visible) });
 }
 
 /** Bindings by stream name, then creation (a stream's default first), with their streams. */
@@ -83,7 +84,7 @@ export async function listBindings(
   visible: Visibility = "all",
 ): Promise<(Binding & { stream: Stream })[]> {
   const after = page.after;
-  const rows = await db.binding.findMany({
+  const rows = await open(db).binding.findMany({
     where: {
       AND: [
         bindingWhere(filter, visible),
@@ -106,7 +107,7 @@ export async function listBindings(
 }
 
 export function countBindings(db: Db, filter: BindingFilter, visible: Visibility = "all"): Promise<number> {
-  return db.binding.count({ where: bindingWhere(filter, visible) });
+  return open(db).binding.count({ where: bindingWhere(filter, visible) });
 }
 
 /** A page of a list in name order. */

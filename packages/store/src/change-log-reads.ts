@@ -1,6 +1,8 @@
 import type { ChangeVisibility } from "@stream-registry/core";
-import { Prisma, type PrismaClient } from "./generated/prisma/client.ts";
+import type { DbClient } from "./db.ts";
+import { Prisma } from "./generated/prisma/client.ts";
 import { visibleSql } from "./visibility.ts";
+import { openClient } from "./open-db.ts";
 
 /** One entry of the change log as readers see it: numbered, in commit order. */
 export interface Change {
@@ -31,7 +33,7 @@ const ALL: ChangeVisibility = { entries: "all", grants: "all" };
  * entry committed before the call is numbered first, so a client reads its own writes.
  */
 export async function listChanges(
-  prisma: PrismaClient,
+  prisma: DbClient,
   after: bigint | undefined,
   limit: number,
   visible: ChangeVisibility = ALL,
@@ -39,14 +41,14 @@ export async function listChanges(
   await numberChanges(prisma);
   if (!seesAll(visible)) {
     const from = after === undefined ? Prisma.sql`seq IS NOT NULL` : Prisma.sql`seq > ${after}`;
-    const rows = await prisma.$queryRaw<(Omit<Change, "seq"> & { seq: bigint })[]>`
+    const rows = await openClient(prisma).$queryRaw<(Omit<Change, "seq"> & { seq: bigint })[]>`
       SELECT seq, entity_type AS "entityType", entity_key AS "entityKey", action, generation, actor, at,
         data, namespace_below AS "namespaceBelow"
       FROM change WHERE ${from} AND ${visibleChangeSql(visible)}
       ORDER BY seq LIMIT ${limit}`;
     return rows;
   }
-  const rows = await prisma.change.findMany({
+  const rows = await openClient(prisma).change.findMany({
     where: { seq: after === undefined ? { not: null } : { gt: after } },
     orderBy: { seq: "asc" },
     take: limit,
@@ -60,15 +62,17 @@ export async function listChanges(
  * them: the highest number, since numbers are dense from 1, read from the index on `seq` instead
  * of counting the log.
  */
-export async function countChanges(prisma: PrismaClient, visible: ChangeVisibility = ALL): Promise<number> {
+export async function countChanges(prisma: DbClient, visible: ChangeVisibility = ALL): Promise<number> {
   if (!seesAll(visible)) {
-    const [row] = await prisma.$queryRaw<{ count: number }[]>`
+    const [row] = await openClient(prisma).$queryRaw<{ count: number }[]>`
       SELECT count(*)::int AS count FROM change WHERE seq IS NOT NULL AND ${visibleChangeSql(visible)}`;
     return row!.count;
   }
   // Raw: Prisma's aggregate wraps the table in a subquery (OFFSET), which reads every row; max()
   // straight on the column is one step down its unique index.
-  const [row] = await prisma.$queryRaw<{ seq: bigint | null }[]>`SELECT max(seq) AS seq FROM change`;
+  const [row] = await openClient(prisma).$queryRaw<
+    { seq: bigint | null }[]
+  >`SELECT max(seq) AS seq FROM change`;
   return Number(row?.seq ?? 0n);
 }
 
@@ -87,9 +91,9 @@ function visibleChangeSql(visible: ChangeVisibility): Prisma.Sql {
  * The id of the last entry committed (numbered or not): a reader waiting for the log to grow
  * compares it, which is cheaper than numbering.
  */
-export async function latestChangeId(prisma: PrismaClient): Promise<bigint> {
+export async function latestChangeId(prisma: DbClient): Promise<bigint> {
   // Raw, as in countChanges: one step down the primary key rather than a scan of the log.
-  const [row] = await prisma.$queryRaw<{ id: bigint | null }[]>`SELECT max(id) AS id FROM change`;
+  const [row] = await openClient(prisma).$queryRaw<{ id: bigint | null }[]>`SELECT max(id) AS id FROM change`;
   return row?.id ?? 0n;
 }
 
@@ -103,8 +107,8 @@ export async function latestChangeId(prisma: PrismaClient): Promise<bigint> {
  * or in the same pass with higher ids. The lock makes passes take turns; it is taken in a
  * statement of its own so that the numbering statement sees the numbers the previous pass gave.
  */
-export async function numberChanges(prisma: PrismaClient): Promise<number> {
-  return prisma.$transaction(async (tx) => {
+export async function numberChanges(prisma: DbClient): Promise<number> {
+  return openClient(prisma).$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${NUMBERING_LOCK})`;
     return tx.$executeRaw`
       WITH ready AS (

@@ -1,5 +1,6 @@
 import { Prisma } from "./generated/prisma/client.ts";
 import type { Tx } from "./transaction.ts";
+import { open } from "./open-db.ts";
 
 export interface ChangeRecord {
   /** "cluster", "stream", or a realized resource's kind ("binding", ...). */
@@ -18,7 +19,8 @@ export interface ChangeRecord {
     | "resumed";
   generation: number;
   actor: string;
-  data?: Prisma.InputJsonValue;
+  /** Stored as JSON. */
+  data?: unknown;
   /** Of a namespace below this registry's: its path below (an entry of the discovery index). */
   below?: string;
 }
@@ -38,5 +40,5 @@ export function changeInsertSql(change: ChangeRecord, from: Prisma.Sql = Prisma.
 
 /** Appends to the ordered change log; always inside the transaction that made the change. */
 export async function recordChange(tx: Tx, change: ChangeRecord): Promise<void> {
-  await tx.$executeRaw`${changeInsertSql(change)}`;
+  await open(tx).$executeRaw`${changeInsertSql(change)}`;
 }

@@ -3,6 +3,7 @@ import { findChildRegistry, forgetChildRegistry, type ChildRegistry } from "./ch
 import { lockRegistrySettings } from "./registry-settings.ts";
 import type { Db } from "./db.ts";
 import type { Tx } from "./transaction.ts";
+import { open } from "./open-db.ts";
 
 /** What an admin does to a child registry: suspend it, resume it, or remove its registration. */
 export type ChildAdminAction = "suspend" | "resume" | "drop";
@@ -21,7 +22,7 @@ export async function administerChildRegistry(
   actor: string,
 ): Promise<ChildRegistry | null> {
   await lockRegistrySettings(tx);
-  const found = await tx.childRegistry.findUnique({ where: { name }, select: { registryId: true } });
+  const found = await open(tx).childRegistry.findUnique({ where: { name }, select: { registryId: true } });
   const child = found && (await findChildRegistry(tx, found.registryId));
   if (!child) return null;
   if (action === "drop") {
@@ -31,7 +32,7 @@ export async function administerChildRegistry(
   const suspend = action === "suspend";
   if ((child.suspendedAt !== null) === suspend) return child;
   // In SQL: Prisma's @updatedAt would move `updatedAt`, which says when it last registered.
-  await tx.$executeRaw`
+  await open(tx).$executeRaw`
     UPDATE child_registry SET suspended_at = ${suspend ? new Date() : null}::timestamptz,
       suspended_by = ${suspend ? actor : null}::text
     WHERE id = ${child.id}::uuid`;
@@ -48,6 +49,9 @@ export async function administerChildRegistry(
 
 /** Whether the child `registryId` is suspended here; null when it is not a child of this registry. */
 export async function isChildSuspended(db: Db, registryId: string): Promise<boolean | null> {
-  const found = await db.childRegistry.findUnique({ where: { registryId }, select: { suspendedAt: true } });
+  const found = await open(db).childRegistry.findUnique({
+    where: { registryId },
+    select: { suspendedAt: true },
+  });
   return found && found.suspendedAt !== null;
 }

@@ -6,6 +6,7 @@ import { lockRegistrySettings } from "./registry-settings.ts";
 import { spendRegistrationProof } from "./registration-proofs.ts";
 import type { PublicJwk } from "./registry-keys.ts";
 import type { Tx } from "./transaction.ts";
+import { open } from "./open-db.ts";
 
 /** The last probe of a child registry (the API's RegistryHealth); null fields before the first. */
 export interface ChildHealth {
@@ -67,11 +68,11 @@ const SELECT = {
 
 /** This registry's children, by name. */
 export async function listChildRegistries(db: Db): Promise<ChildRegistry[]> {
-  return db.childRegistry.findMany({ select: SELECT, orderBy: { name: "asc" } });
+  return open(db).childRegistry.findMany({ select: SELECT, orderBy: { name: "asc" } });
 }
 
 export async function findChildRegistry(db: Db, registryId: string): Promise<ChildRegistry | null> {
-  return db.childRegistry.findUnique({ where: { registryId }, select: SELECT });
+  return open(db).childRegistry.findUnique({ where: { registryId }, select: SELECT });
 }
 
 /** Where a child is reached: what routing and fan-out need, read in one statement. */
@@ -88,7 +89,7 @@ const ROUTE = { name: true, url: true, registryId: true, suspendedAt: true } as 
 
 /** The children's routes, by name (a list of the whole subtree asks each of them). */
 export async function listChildRoutes(db: Db): Promise<ChildRoute[]> {
-  const rows = await db.childRegistry.findMany({ select: ROUTE, orderBy: { name: "asc" } });
+  const rows = await open(db).childRegistry.findMany({ select: ROUTE, orderBy: { name: "asc" } });
   return rows.map(({ suspendedAt, ...route }) => ({ ...route, suspended: suspendedAt !== null }));
 }
 
@@ -128,10 +129,10 @@ export async function registerChildRegistry(
   actor: string,
 ): Promise<{ child: ChildRegistry; created: boolean } | { refused: RegistrationRefusal }> {
   await lockRegistrySettings(tx);
-  const existing = await tx.childRegistry.findUnique({ where: { registryId: child.registryId } });
+  const existing = await open(tx).childRegistry.findUnique({ where: { registryId: child.registryId } });
   const proven = await provenAs(tx, existing, auth);
   if (proven !== true) return { refused: proven };
-  const holder = await tx.childRegistry.findUnique({
+  const holder = await open(tx).childRegistry.findUnique({
     where: { name: child.name },
     select: { registryId: true },
   });
@@ -148,7 +149,7 @@ export async function registerChildRegistry(
     if (existing && existing.name !== child.name)
       await resetChildIndex(tx, existing.id, existing.name, actor);
     const row = { ...child, keys: child.keys as object[] };
-    await tx.childRegistry.upsert({
+    await open(tx).childRegistry.upsert({
       where: { registryId: child.registryId },
       create: row,
       update: row,
@@ -178,7 +179,7 @@ export async function unregisterChildRegistry(
   actor: string,
 ): Promise<ChildRegistry | null | Exclude<RegistrationRefusal, "taken">> {
   await lockRegistrySettings(tx);
-  const existing = await tx.childRegistry.findUnique({ where: { registryId } });
+  const existing = await open(tx).childRegistry.findUnique({ where: { registryId } });
   if (!existing) return null;
   const proven = await provenAs(tx, existing, { proof });
   if (proven !== true) return proven;
@@ -212,7 +213,7 @@ export async function forgetChildRegistry(
   actor: string,
 ): Promise<void> {
   await resetChildIndex(tx, child.id, child.name, actor);
-  await tx.childRegistry.delete({ where: { id: child.id } });
+  await open(tx).childRegistry.delete({ where: { id: child.id } });
   await recordChange(tx, {
     entityType: "child_registry",
     entityKey: path,
@@ -230,7 +231,7 @@ function keyIds(keys: readonly PublicJwk[]): string {
 
 /** Children not probed since `before` (or never), with the status of their last probe. */
 export async function childrenDueForProbe(db: Db, before: Date): Promise<ChildRegistry[]> {
-  return db.childRegistry.findMany({
+  return open(db).childRegistry.findMany({
     // A suspended child is not called, probes included.
     where: {
       suspendedAt: null,
@@ -254,8 +255,8 @@ export async function recordChildHealth(
   const data = outcome.ok
     ? { status: "UP" as const, checkedAt: at, latencyMs: outcome.probe.latencyMs, lastUpAt: at }
     : { status: "DOWN" as const, checkedAt: at, latencyMs: null, lastError: outcome.error, lastErrorAt: at };
-  await db.childRegistryHealth
-    .upsert({ where: { childId }, create: { childId, ...data }, update: data })
+  await open(db)
+    .childRegistryHealth.upsert({ where: { childId }, create: { childId, ...data }, update: data })
     .catch((error: unknown) => {
       if ((error as { code?: string }).code !== "P2003") throw error;
     });

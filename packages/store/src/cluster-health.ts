@@ -1,6 +1,7 @@
 import type { ClusterHealth } from "@stream-registry/core";
 import type { Db } from "./db.ts";
 import type { Prisma } from "./generated/prisma/client.ts";
+import { open } from "./open-db.ts";
 
 /** A probe's outcome as a provider's probe gives it (provider-api's ClusterProbe), or why it failed. */
 export type HealthProbe =
@@ -37,8 +38,8 @@ export async function recordClusterHealth(
         lastError: outcome.error,
         lastErrorAt: at,
       };
-  await db.clusterHealth
-    .upsert({ where: { clusterId }, create: { clusterId, ...data }, update: data })
+  await open(db)
+    .clusterHealth.upsert({ where: { clusterId }, create: { clusterId, ...data }, update: data })
     .catch((error: unknown) => {
       // The cluster was deleted meanwhile (its foreign key refuses the row): nothing to record.
       if ((error as { code?: string }).code !== "P2003") throw error;
@@ -50,5 +51,5 @@ export async function findClusterHealth(
   db: Db,
   clusterIds: readonly string[],
 ): Promise<(ClusterHealth & { clusterId: string })[]> {
-  return db.clusterHealth.findMany({ where: { clusterId: { in: [...clusterIds] } } });
+  return open(db).clusterHealth.findMany({ where: { clusterId: { in: [...clusterIds] } } });
 }

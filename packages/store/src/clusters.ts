@@ -22,6 +22,7 @@ import {
 } from "./secret-envelopes.ts";
 import { lockClusterByName } from "./row-locks.ts";
 import { writeTransaction, type Tx } from "./transaction.ts";
+import { open, openClient } from "./open-db.ts";
 
 /** The one place a cluster row becomes a Cluster: its config was checked before it was stored. */
 export function toCluster(row: ClusterRow): Cluster {
@@ -73,17 +74,17 @@ export interface ClusterSpec {
 }
 
 export async function findCluster(db: Db, name: string): Promise<Cluster | null> {
-  const row = await db.cluster.findUnique({ where: { name } });
+  const row = await open(db).cluster.findUnique({ where: { name } });
   return row && toCluster(row);
 }
 
 /** For per-request loaders: one query for many clusters, in no particular order. */
 export async function findClustersByIds(db: Db, ids: readonly string[]): Promise<Cluster[]> {
-  return (await db.cluster.findMany({ where: { id: { in: [...ids] } } })).map(toCluster);
+  return (await open(db).cluster.findMany({ where: { id: { in: [...ids] } } })).map(toCluster);
 }
 
 export async function findClustersByNames(db: Db, names: readonly string[]): Promise<Cluster[]> {
-  return (await db.cluster.findMany({ where: { name: { in: [...names] } } })).map(toCluster);
+  return (await open(db).cluster.findMany({ where: { name: { in: [...names] } } })).map(toCluster);
 }
 
 /** A cluster and how many bindings it has: whether its provider may still change. */
@@ -91,7 +92,7 @@ export async function findClusterWithBindingCount(
   db: Db,
   name: string,
 ): Promise<{ cluster: Cluster; bindings: number } | null> {
-  const row = await db.cluster.findUnique({
+  const row = await open(db).cluster.findUnique({
     where: { name },
     include: { _count: { select: { bindings: true } } },
   });
@@ -106,7 +107,7 @@ export async function findClusterWithSomeStreams(
   name: string,
   limit: number,
 ): Promise<{ cluster: Cluster; streams: string[] } | null> {
-  const row = await db.cluster.findUnique({
+  const row = await open(db).cluster.findUnique({
     where: { name },
     include: { bindings: { select: { stream: { select: { name: true } } }, take: limit } },
   });
@@ -127,7 +128,9 @@ export async function createCluster(
 ): Promise<Cluster> {
   const id = randomUUID();
   const { config, envelope } = sealCluster(id, name, spec.config, null, by);
-  const cluster = toCluster(await tx.cluster.create({ data: { id, name, provider: spec.provider, config } }));
+  const cluster = toCluster(
+    await open(tx).cluster.create({ data: { id, name, provider: spec.provider, config } }),
+  );
   await saveEnvelope(tx, { kind: "cluster", id }, envelope);
   await recordChange(tx, {
     entityType: "cluster",
@@ -152,13 +155,13 @@ export async function updateCluster(
   spec: ClusterSpec,
   by: ClusterWriter & { fqnPrefix: string },
 ): Promise<Cluster> {
-  const current = await tx.cluster.findUniqueOrThrow({
+  const current = await open(tx).cluster.findUniqueOrThrow({
     where: { id },
     select: { name: true, secrets: true },
   });
   const { config, envelope } = sealCluster(id, current.name, spec.config, toEnvelope(current.secrets), by);
   const cluster = toCluster(
-    await tx.cluster.update({
+    await open(tx).cluster.update({
       where: { id },
       data: { provider: spec.provider, config, generation: { increment: 1 } },
     }),
@@ -178,7 +181,7 @@ export async function updateCluster(
 
 /** Deletes a cluster without bindings (the database refuses one with bindings). */
 export async function deleteCluster(tx: Tx, cluster: Cluster, actor: string): Promise<void> {
-  await tx.cluster.delete({ where: { id: cluster.id } });
+  await open(tx).cluster.delete({ where: { id: cluster.id } });
   await recordChange(tx, {
     entityType: "cluster",
     entityKey: cluster.name,
@@ -193,7 +196,7 @@ export async function clustersDueForProbe(
   db: Db,
   before: Date,
 ): Promise<{ cluster: Cluster; status: "UP" | "DOWN" | null }[]> {
-  const rows = await db.cluster.findMany({
+  const rows = await open(db).cluster.findMany({
     where: { OR: [{ health: null }, { health: { checkedAt: { lt: before } } }] },
     include: { health: { select: { status: true } } },
     orderBy: { name: "asc" },
@@ -250,13 +253,18 @@ export async function sealClearClusterSecrets(
   by: Omit<ClusterWriter, "actor">,
 ): Promise<SealingReport> {
   const report: SealingReport = { sealed: [], failed: [] };
-  const candidates = await prisma.cluster.findMany({ select: { id: true, name: true, config: true } });
+  const candidates = await openClient(prisma).cluster.findMany({
+    select: { id: true, name: true, config: true },
+  });
   for (const candidate of candidates) {
     if (!holdsClearSecrets({ config: candidate.config as ConfigMaps }, by.secrets)) continue;
     try {
       const sealed = await writeTransaction(prisma, async (tx) => {
         await lockClusterByName(tx, candidate.name, "write");
-        const row = await tx.cluster.findUnique({ where: { id: candidate.id }, include: { secrets: true } });
+        const row = await open(tx).cluster.findUnique({
+          where: { id: candidate.id },
+          include: { secrets: true },
+        });
         if (!row || !holdsClearSecrets({ config: row.config as ConfigMaps }, by.secrets)) return false;
         const { config, envelope } = sealCluster(
           row.id,
@@ -265,7 +273,7 @@ export async function sealClearClusterSecrets(
           toEnvelope(row.secrets),
           by,
         );
-        await tx.cluster.update({ where: { id: row.id }, data: { config } });
+        await open(tx).cluster.update({ where: { id: row.id }, data: { config } });
         await saveEnvelope(tx, { kind: "cluster", id: row.id }, envelope);
         return true;
       });

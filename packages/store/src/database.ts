@@ -5,7 +5,9 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import pg from "pg";
 import { lockDataDir } from "./data-dir-lock.ts";
 import { fillFromTemplate } from "./pglite-template.ts";
+import type { DbClient } from "./db.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
+import { clientHandle, openClient } from "./open-db.ts";
 
 /** Plain SQL on one session: what migrations and job leasing need beyond Prisma's query builder. */
 export interface SqlSession {
@@ -18,7 +20,8 @@ export interface Database {
   readonly kind: "pglite" | "postgres";
   /** Where the data lives, with any password removed: for logs and /readyz. */
   readonly location: string;
-  readonly prisma: PrismaClient;
+  /** The client store functions take: an opaque handle outside store (db.ts). */
+  readonly prisma: DbClient;
   /** Runs `fn` on one dedicated session (a pooled connection, or PGlite's only one). */
   withSession<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
   /** Calls `listener` with every SQL statement Prisma sends; returns an unsubscribe function. */
@@ -61,7 +64,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
       }
     },
     async close() {
-      await prisma.$disconnect();
+      await openClient(prisma).$disconnect();
       await pool.end();
     },
   };
@@ -93,7 +96,7 @@ async function openPGlite(dataDir: string | undefined): Promise<Database> {
     prisma,
     withSession: (fn) => fn(session),
     async close() {
-      await prisma.$disconnect();
+      await openClient(prisma).$disconnect();
       await pglite.close();
       await unlock();
     },
@@ -110,7 +113,12 @@ function createClient(adapter: PrismaPg | PrismaPGlite) {
     listeners.add(listener);
     return () => void listeners.delete(listener);
   };
-  return { prisma: prisma as PrismaClient, onQuery };
+  return { prisma: clientHandle(prisma), onQuery };
+}
+
+/** Whether the database answers at all (readiness): rejects with the database's error if not. */
+export async function pingDatabase(db: DbClient): Promise<void> {
+  await openClient(db).$queryRaw`SELECT 1`;
 }
 
 function redactUrl(url: string): string {

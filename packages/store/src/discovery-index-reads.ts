@@ -3,6 +3,7 @@ import type { Db } from "./db.ts";
 import type { IndexedEntry, IndexedKind, IndexKey } from "./discovery-index.ts";
 import { Prisma } from "./generated/prisma/client.ts";
 import { visibleSql } from "./visibility.ts";
+import { open } from "./open-db.ts";
 
 /**
  * Reads of the aggregated discovery index (discovery-index.ts keeps what is written to it): pages,
@@ -48,7 +49,7 @@ export async function listIndexed(
     ? Prisma.sql`AND (e.namespace, e.name, e.created_at, NOT e.is_default, e.cluster) >
         (${page.after[0]}, ${page.after[1]}, ${page.after[2]}::timestamptz, ${page.after[3]}, ${page.after[4]})`
     : Prisma.empty;
-  return db.$queryRaw<IndexedEntry[]>`
+  return open(db).$queryRaw<IndexedEntry[]>`
     SELECT ${ENTRY_COLUMNS} FROM index_entry e
     WHERE ${filterSql(kind, filter, visible)} ${after}
     ORDER BY e.namespace, e.name, e.created_at, NOT e.is_default, e.cluster
@@ -63,9 +64,9 @@ export async function countIndexed(
   visible: Visibility = "all",
 ): Promise<number> {
   const [row] = countsSuffice(kind, filter, visible)
-    ? await db.$queryRaw<{ count: number }[]>`
+    ? await open(db).$queryRaw<{ count: number }[]>`
         SELECT coalesce(sum(e.count), 0)::int AS count FROM index_count e WHERE ${filterSql(kind, filter, visible, true)}`
-    : await db.$queryRaw<{ count: number }[]>`
+    : await open(db).$queryRaw<{ count: number }[]>`
         SELECT count(*)::int AS count FROM index_entry e WHERE ${filterSql(kind, filter, visible)}`;
   return row!.count;
 }
@@ -91,7 +92,7 @@ function countsSuffice(kind: IndexedKind, filter: IndexFilter, visible: Visibili
 /** The rows with these keys (those the index has). */
 export async function findIndexed(db: Db, keys: readonly IndexKey[]): Promise<IndexedEntry[]> {
   if (keys.length === 0) return [];
-  return db.$queryRaw<IndexedEntry[]>`
+  return open(db).$queryRaw<IndexedEntry[]>`
     SELECT ${ENTRY_COLUMNS} FROM index_entry e
     JOIN jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) AS r(kind text, namespace text, name text, cluster text)
       ON e.kind = r.kind AND e.namespace = r.namespace AND e.name = r.name AND e.cluster = r.cluster`;
@@ -108,7 +109,7 @@ export async function findIndexedBindingsOf(
 ): Promise<IndexedEntry[]> {
   if (owners.length === 0) return [];
   const column = of === "stream" ? Prisma.sql`e.name` : Prisma.sql`e.cluster`;
-  return db.$queryRaw<IndexedEntry[]>`
+  return open(db).$queryRaw<IndexedEntry[]>`
     SELECT ${ENTRY_COLUMNS} FROM index_entry e
     JOIN jsonb_to_recordset(${JSON.stringify(owners)}::jsonb) AS r(namespace text, name text)
       ON e.namespace = r.namespace AND ${column} = r.name

@@ -4,6 +4,7 @@ import { Prisma } from "./generated/prisma/client.ts";
 import { recordChange } from "./change-log.ts";
 import type { Change } from "./change-log-reads.ts";
 import type { Tx } from "./transaction.ts";
+import { open, openClient, txHandle } from "./open-db.ts";
 
 /**
  * The aggregated discovery index: the entities (core's ENTITY_KINDS: streams, clusters, bindings)
@@ -108,14 +109,14 @@ export interface IndexPage {
 
 /** Makes sure every child has a position in its feed (0, for a child new here). */
 export async function ensureIndexFollows(db: Db): Promise<void> {
-  await db.$executeRaw`
+  await open(db).$executeRaw`
     INSERT INTO index_follow (child_id) SELECT id FROM child_registry ON CONFLICT DO NOTHING`;
 }
 
 /** Every child's position, by name; or the one child's with `childId`. */
 export async function listIndexFollows(db: Db, childId?: string): Promise<IndexFollow[]> {
   const which = childId === undefined ? Prisma.empty : Prisma.sql`WHERE f.child_id = ${childId}::uuid`;
-  return db.$queryRaw<IndexFollow[]>`
+  return open(db).$queryRaw<IndexFollow[]>`
     SELECT f.child_id::text AS "childId", c.name, c.url, c.registry_id::text AS "registryId",
       f.feed_registry_id::text AS "feedRegistryId", f.seq, f.fingerprint, f.latest_seq AS "latestSeq",
       f.read_at AS "readAt", f.caught_up_at AS "caughtUpAt", f.last_error AS "lastError", f.resets,
@@ -132,10 +133,11 @@ export async function listIndexFollows(db: Db, childId?: string): Promise<IndexF
  * the page, or the child's index was reset meanwhile).
  */
 export async function applyIndexPage(prisma: DbClient, page: IndexPage): Promise<boolean> {
-  return prisma
+  return openClient(prisma)
     .$transaction(
-      async (tx) => {
-        const moved = await tx.$executeRaw`
+      async (raw) => {
+        const tx = txHandle(raw);
+        const moved = await raw.$executeRaw`
         UPDATE index_follow SET seq = ${page.to.seq}, fingerprint = ${page.to.fingerprint},
           feed_registry_id = ${page.to.feedRegistryId}::uuid, latest_seq = ${page.to.latestSeq},
           descendant_lag = ${JSON.stringify(page.to.descendantLag)}::jsonb,
@@ -167,12 +169,12 @@ export async function recordIndexRead(
   read: FeedRead | { error: string },
 ): Promise<void> {
   if ("error" in read) {
-    await db.$executeRaw`
+    await open(db).$executeRaw`
       UPDATE index_follow SET last_error = ${read.error}
       WHERE child_id = ${childId}::uuid AND last_error IS DISTINCT FROM ${read.error}`;
     return;
   }
-  await db.$executeRaw`
+  await open(db).$executeRaw`
     UPDATE index_follow SET latest_seq = ${read.latestSeq}, read_at = now(), last_error = NULL,
       descendant_lag = ${JSON.stringify(read.descendantLag)}::jsonb,
       descendant_health = ${JSON.stringify(read.descendantHealth)}::jsonb,
@@ -191,9 +193,9 @@ export async function resetChildIndex(
   childName: string,
   actor: string,
 ): Promise<void> {
-  await tx.$executeRaw`DELETE FROM index_entry WHERE child_id = ${childId}::uuid`;
-  await tx.$executeRaw`DELETE FROM index_count WHERE child_id = ${childId}::uuid`;
-  await tx.$executeRaw`
+  await open(tx).$executeRaw`DELETE FROM index_entry WHERE child_id = ${childId}::uuid`;
+  await open(tx).$executeRaw`DELETE FROM index_count WHERE child_id = ${childId}::uuid`;
+  await open(tx).$executeRaw`
     UPDATE index_follow SET seq = 0, fingerprint = NULL, feed_registry_id = NULL, latest_seq = 0,
       caught_up_at = NULL, descendant_lag = '[]', resets = resets + 1
     WHERE child_id = ${childId}::uuid`;
@@ -209,7 +211,7 @@ export async function resetChildIndex(
 
 async function dropSubtrees(tx: Tx, childId: string, namespaces: string[]): Promise<void> {
   if (namespaces.length === 0) return;
-  await tx.$executeRaw`
+  await open(tx).$executeRaw`
     DELETE FROM index_entry WHERE child_id = ${childId}::uuid AND EXISTS (
       SELECT FROM unnest(${namespaces}::text[]) AS d(ns)
       WHERE namespace = d.ns OR starts_with(namespace, d.ns || '/'))`;
@@ -222,14 +224,14 @@ async function dropSubtrees(tx: Tx, childId: string, namespaces: string[]): Prom
  */
 async function recount(tx: Tx, page: IndexPage): Promise<void> {
   if (page.dropped.length > 0)
-    await tx.$executeRaw`
+    await open(tx).$executeRaw`
       DELETE FROM index_count WHERE child_id = ${page.childId}::uuid AND EXISTS (
         SELECT FROM unnest(${page.dropped}::text[]) AS d(ns)
         WHERE namespace = d.ns OR starts_with(namespace, d.ns || '/'))`;
   const touched = [...new Set([...page.put, ...page.removed].map((entry) => entry.namespace))];
   if (touched.length === 0) return;
-  await tx.$executeRaw`DELETE FROM index_count WHERE namespace = ANY(${touched}::text[])`;
-  await tx.$executeRaw`
+  await open(tx).$executeRaw`DELETE FROM index_count WHERE namespace = ANY(${touched}::text[])`;
+  await open(tx).$executeRaw`
     INSERT INTO index_count (child_id, kind, namespace, count)
     SELECT ${page.childId}::uuid, kind, namespace, count(*)::int FROM index_entry
     WHERE namespace = ANY(${touched}::text[]) GROUP BY kind, namespace`;
@@ -237,7 +239,7 @@ async function recount(tx: Tx, page: IndexPage): Promise<void> {
 
 async function removeEntries(tx: Tx, keys: IndexKey[]): Promise<void> {
   if (keys.length === 0) return;
-  await tx.$executeRaw`
+  await open(tx).$executeRaw`
     DELETE FROM index_entry e
     USING jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) AS r(kind text, namespace text, name text, cluster text)
     WHERE e.kind = r.kind AND e.namespace = r.namespace AND e.name = r.name AND e.cluster = r.cluster`;
@@ -245,7 +247,7 @@ async function removeEntries(tx: Tx, keys: IndexKey[]): Promise<void> {
 
 async function putEntries(tx: Tx, childId: string, entries: IndexedEntry[]): Promise<void> {
   if (entries.length === 0) return;
-  await tx.$executeRaw`
+  await open(tx).$executeRaw`
     INSERT INTO index_entry (child_id, kind, namespace, name, cluster, created_at, is_default, doc)
     SELECT ${childId}::uuid, r.kind, r.namespace, r.name, r.cluster, r."createdAt", r."isDefault", r.doc
     FROM jsonb_to_recordset(${JSON.stringify(entries)}::jsonb)
@@ -257,7 +259,7 @@ async function putEntries(tx: Tx, childId: string, entries: IndexedEntry[]): Pro
 async function republish(tx: Tx, changes: RepublishedChange[]): Promise<void> {
   if (changes.length === 0) return;
   // In the page's order: the log is numbered by id.
-  await tx.$executeRaw`
+  await open(tx).$executeRaw`
     INSERT INTO change (entity_type, entity_key, action, generation, actor, at, data, namespace_below)
     SELECT r."entityType", r."entityKey", r.action, r.generation, r.actor, r.at, r.data, r.below
     FROM ROWS FROM (jsonb_to_recordset(${JSON.stringify(changes)}::jsonb)

@@ -4,6 +4,7 @@ import type { Db, DbClient } from "./db.ts";
 import { Prisma } from "./generated/prisma/client.ts";
 import { writeTransaction, type Tx } from "./transaction.ts";
 import { visibleSql } from "./visibility.ts";
+import { open } from "./open-db.ts";
 
 /**
  * Grants (issue 11): who may do what where, kept with their scope below this registry's namespace
@@ -70,7 +71,7 @@ function toGrant(row: GrantRow): StoredGrant {
 /** The grants naming one of `names` ("user:alice", "group:devs", ...): what a request's access is made of. */
 export async function findGrantsNamed(db: Db, names: readonly string[]): Promise<StoredGrant[]> {
   if (names.length === 0) return [];
-  const rows = await db.$queryRaw<GrantRow[]>`
+  const rows = await open(db).$queryRaw<GrantRow[]>`
     SELECT ${COLUMNS} FROM access_grant WHERE principal = ANY(${[...names]}::text[])`;
   return rows.map(toGrant);
 }
@@ -93,7 +94,7 @@ export async function insertGrant(
   grant: Grant,
   log: GrantLog,
 ): Promise<{ grant: StoredGrant; created: boolean }> {
-  const [made] = await tx.$queryRaw<GrantRow[]>`
+  const [made] = await open(tx).$queryRaw<GrantRow[]>`
     INSERT INTO access_grant (id, principal, role, scope, stream_prefix, created_by, created_at)
     VALUES (gen_random_uuid(), ${grant.principal}, ${grant.role}::grant_role, ${grant.scope},
       ${grant.streamPrefix ?? ""}, ${log.actor}, ${new Date()})
@@ -120,7 +121,7 @@ export async function deleteGrant(
     if (grant.role === "admin" && grant.scope === "" && grant.streamPrefix === null) {
       // An API token's grant counts only while the token can be used (not revoked, not expired):
       // others cannot let anyone in. Users and groups count: who holds them is the issuer's.
-      const admins = await tx.$queryRaw<{ principal: string }[]>`
+      const admins = await open(tx).$queryRaw<{ principal: string }[]>`
         SELECT g.principal FROM access_grant g
         WHERE g.role = 'admin' AND g.scope = '' AND g.stream_prefix = ''
           AND (g.principal NOT LIKE 'token:%' OR EXISTS (
@@ -130,7 +131,7 @@ export async function deleteGrant(
         ORDER BY g.id FOR UPDATE OF g`;
       if (admins.length === 1 && admins[0]!.principal === grant.principal) return "last admin";
     }
-    const [gone] = await tx.$queryRaw<GrantRow[]>`
+    const [gone] = await open(tx).$queryRaw<GrantRow[]>`
       DELETE FROM access_grant
       WHERE principal = ${grant.principal} AND role = ${grant.role}::grant_role AND scope = ${grant.scope}
         AND stream_prefix = ${grant.streamPrefix ?? ""}
@@ -152,7 +153,7 @@ export async function listGrants(
     ? Prisma.sql`AND (scope COLLATE "C", principal COLLATE "C", role::text COLLATE "C", stream_prefix COLLATE "C") >
         (${page.after[0]}, ${page.after[1]}, ${page.after[2]}, ${page.after[3]})`
     : Prisma.empty;
-  const rows = await db.$queryRaw<GrantRow[]>`
+  const rows = await open(db).$queryRaw<GrantRow[]>`
     SELECT ${COLUMNS} FROM access_grant WHERE ${whereSql(filter, visible)} ${after}
     ORDER BY scope COLLATE "C", principal COLLATE "C", role::text COLLATE "C", stream_prefix COLLATE "C"
     LIMIT ${page.limit}`;
@@ -160,13 +161,13 @@ export async function listGrants(
 }
 
 export async function countGrants(db: Db, filter: GrantFilter, visible: GrantVisibility): Promise<number> {
-  const [row] = await db.$queryRaw<{ count: number }[]>`
+  const [row] = await open(db).$queryRaw<{ count: number }[]>`
     SELECT count(*)::int AS count FROM access_grant WHERE ${whereSql(filter, visible)}`;
   return row!.count;
 }
 
 async function findGrant(db: Db, grant: Grant): Promise<StoredGrant | undefined> {
-  const [row] = await db.$queryRaw<GrantRow[]>`
+  const [row] = await open(db).$queryRaw<GrantRow[]>`
     SELECT ${COLUMNS} FROM access_grant
     WHERE principal = ${grant.principal} AND role = ${grant.role}::grant_role AND scope = ${grant.scope}
       AND stream_prefix = ${grant.streamPrefix ?? ""}`;

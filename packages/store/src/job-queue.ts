@@ -1,6 +1,7 @@
-import { Prisma, type PrismaClient } from "./generated/prisma/client.ts";
-import type { Db } from "./db.ts";
+import { Prisma } from "./generated/prisma/client.ts";
+import type { Db, DbClient } from "./db.ts";
 import type { Tx } from "./transaction.ts";
+import { open, openClient } from "./open-db.ts";
 
 /** A leased reconcile request. `seq` identifies the request the worker saw. */
 export interface LeasedJob {
@@ -17,7 +18,7 @@ export interface LeasedJob {
  * target is bumped instead of duplicated: reconciling reads the latest desired state anyway.
  */
 export async function enqueueJob(tx: Tx, kind: string, targetId: string): Promise<void> {
-  await tx.$executeRaw`${jobInsertSql(kind, targetId)}`;
+  await open(tx).$executeRaw`${jobInsertSql(kind, targetId)}`;
 }
 
 /**
@@ -37,14 +38,14 @@ export function jobInsertSql(kind: string, targetId: string, from: Prisma.Sql = 
  * handing the same job to two of them; an expired lease (a crashed worker) makes the job due again.
  */
 export async function leaseJobs(
-  prisma: PrismaClient,
+  prisma: DbClient,
   worker: string,
   limit: number,
   leaseMs: number,
   filter: { kind?: string; notKinds?: readonly string[] } = {},
 ): Promise<LeasedJob[]> {
   const kind = filter.kind ?? null;
-  const rows = await prisma.$queryRaw<
+  const rows = await openClient(prisma).$queryRaw<
     { id: bigint; kind: string; target_id: string; seq: number; attempts: number }[]
   >`
     UPDATE job SET leased_by = ${worker},
@@ -68,8 +69,8 @@ export async function leaseJobs(
 }
 
 /** Keeps a lease alive while a slow provider call runs. */
-export async function extendLease(prisma: PrismaClient, job: LeasedJob, worker: string, leaseMs: number) {
-  await prisma.$executeRaw`
+export async function extendLease(prisma: DbClient, job: LeasedJob, worker: string, leaseMs: number) {
+  await openClient(prisma).$executeRaw`
     UPDATE job SET leased_until = now() + make_interval(secs => ${leaseMs / 1000}::float8)
     WHERE id = ${job.id} AND leased_by = ${worker}`;
 }
@@ -85,7 +86,7 @@ export interface JobLease {
  * the row stays and becomes due at once, so that newer desired state is reconciled too.
  */
 export async function completeJob(db: Db, job: LeasedJob, worker: string): Promise<void> {
-  await db.$executeRaw`WITH ${jobCompletionSql({ job, worker })} SELECT 1`;
+  await open(db).$executeRaw`WITH ${jobCompletionSql({ job, worker })} SELECT 1`;
 }
 
 /**
@@ -102,25 +103,26 @@ export function jobCompletionSql({ job, worker }: JobLease): Prisma.Sql {
 
 /** Schedules another attempt after `delayMs`, or at once if a newer request arrived meanwhile. */
 export async function retryJob(
-  prisma: PrismaClient,
+  prisma: DbClient,
   job: LeasedJob,
   worker: string,
   delayMs: number,
   error: string,
 ): Promise<void> {
-  await prisma.$executeRaw`
+  await openClient(prisma).$executeRaw`
     UPDATE job SET leased_by = NULL, leased_until = NULL, last_error = ${error},
       run_at = CASE WHEN seq = ${job.seq}
         THEN now() + make_interval(secs => ${delayMs / 1000}::float8) ELSE now() END
     WHERE id = ${job.id} AND leased_by = ${worker}`;
 }
 
-export async function releaseJob(prisma: PrismaClient, job: LeasedJob, worker: string): Promise<void> {
-  await prisma.$executeRaw`
+export async function releaseJob(prisma: DbClient, job: LeasedJob, worker: string): Promise<void> {
+  await openClient(prisma).$executeRaw`
     UPDATE job SET leased_by = NULL, leased_until = NULL WHERE id = ${job.id} AND leased_by = ${worker}`;
 }
 
 /** Gives back every lease of a stopping worker so that another process picks the jobs up at once. */
-export async function releaseAllLeases(prisma: PrismaClient, worker: string): Promise<number> {
-  return prisma.$executeRaw`UPDATE job SET leased_by = NULL, leased_until = NULL WHERE leased_by = ${worker}`;
+export async function releaseAllLeases(prisma: DbClient, worker: string): Promise<number> {
+  return openClient(prisma)
+    .$executeRaw`UPDATE job SET leased_by = NULL, leased_until = NULL WHERE leased_by = ${worker}`;
 }

@@ -2,6 +2,7 @@ import type { BindingObservation } from "@stream-registry/core";
 import { BINDING_RESOURCE } from "./binding-status.ts";
 import type { Db } from "./db.ts";
 import { saveResourceObservation, type ObservationReport } from "./resource-observations.ts";
+import { open } from "./open-db.ts";
 
 /** Stores what the provider saw of a binding at `observedAt`, unless a newer observation is stored. */
 export function saveObservation(
@@ -18,5 +19,5 @@ export async function findObservations(
   db: Db,
   bindingIds: readonly string[],
 ): Promise<(BindingObservation & { bindingId: string })[]> {
-  return db.bindingObservation.findMany({ where: { bindingId: { in: [...bindingIds] } } });
+  return open(db).bindingObservation.findMany({ where: { bindingId: { in: [...bindingIds] } } });
 }

@@ -8,6 +8,7 @@ import { findResourcesToObserve } from "./resource-status.ts";
 import { defineResourceTable } from "./resource-table.ts";
 import type { PublicJwk } from "./registry-keys.ts";
 import type { Tx } from "./transaction.ts";
+import { open } from "./open-db.ts";
 
 /** Where the link to the parent keeps its status block and observations (a kind of the kernel). */
 export const PARENT_LINK_RESOURCE = defineResourceTable({
@@ -51,13 +52,16 @@ const toLink = (row: Row): ParentLink => ({
 });
 
 export async function findParentLink(db: Db, id: string): Promise<ParentLink | null> {
-  const [row] = await db.$queryRawUnsafe<Row[]>(`SELECT ${COLUMNS} FROM parent_link WHERE id = $1::uuid`, id);
+  const [row] = await open(db).$queryRawUnsafe<Row[]>(
+    `SELECT ${COLUMNS} FROM parent_link WHERE id = $1::uuid`,
+    id,
+  );
   return row ? toLink(row) : null;
 }
 
 /** The link in use (not DELETING), if this registry has a parent. */
 export async function findLiveParentLink(db: Db): Promise<ParentLink | null> {
-  const [row] = await db.$queryRawUnsafe<Row[]>(
+  const [row] = await open(db).$queryRawUnsafe<Row[]>(
     `SELECT ${COLUMNS} FROM parent_link WHERE phase <> 'DELETING'`,
   );
   return row ? toLink(row) : null;
@@ -80,13 +84,13 @@ export async function declareParentLink(
   if (live && !id) await leave(tx, live, actor);
   const { parent } = declared;
   if (id) {
-    await tx.$executeRawUnsafe(
+    await open(tx).$executeRawUnsafe(
       `UPDATE parent_link SET generation = generation + 1, updated_at = $2 WHERE id = $1::uuid`,
       id,
       new Date(),
     );
   } else {
-    const [made] = await tx.$queryRawUnsafe<{ id: string }[]>(
+    const [made] = await open(tx).$queryRawUnsafe<{ id: string }[]>(
       `INSERT INTO parent_link (id, url, updated_at)
        VALUES (gen_random_uuid(), $1, $2) RETURNING id::text AS id`,
       declared.url,
@@ -159,7 +163,7 @@ export async function recordParentView(
   actor: string,
 ): Promise<RegistrySettings | null> {
   const before = await lockRegistrySettings(tx);
-  const [current] = await tx.$queryRawUnsafe<{ same: boolean }[]>(
+  const [current] = await open(tx).$queryRawUnsafe<{ same: boolean }[]>(
     `SELECT parent_registry_id = $2::uuid AND parent_path = $3 AND ancestors = $4::jsonb
        AND keys = $5::jsonb AS same
      FROM parent_link WHERE id = $1::uuid AND phase <> 'DELETING'`,
@@ -175,7 +179,7 @@ export async function recordParentView(
 }
 
 async function writeParentView(tx: Tx, id: string, parent: ParentView): Promise<void> {
-  await tx.$executeRawUnsafe(
+  await open(tx).$executeRawUnsafe(
     `UPDATE parent_link SET parent_registry_id = $2::uuid, parent_path = $3, ancestors = $4::jsonb,
        keys = $5::jsonb
      WHERE id = $1::uuid`,

@@ -3,6 +3,7 @@ import type { Db, DbClient } from "./db.ts";
 import { enqueueJob } from "./job-queue.ts";
 import { PARENT_LINK_RESOURCE } from "./parent-link.ts";
 import type { Tx } from "./transaction.ts";
+import { open, openClient } from "./open-db.ts";
 
 /** A public signing key as a JWK (Ed25519: kty OKP, crv Ed25519, x), named by its `kid`. */
 export interface PublicJwk {
@@ -38,7 +39,7 @@ export function registryKeyOwner(kid: string): string {
 
 /** This registry's keys, the newest first; retired ones too (they verify until their tokens expire). */
 export async function listRegistryKeys(db: Db): Promise<RegistryKeyRow[]> {
-  const rows = await db.registryKey.findMany({ orderBy: [{ createdAt: "desc" }, { kid: "asc" }] });
+  const rows = await open(db).registryKey.findMany({ orderBy: [{ createdAt: "desc" }, { kid: "asc" }] });
   return rows.map((row) => ({
     kid: row.kid,
     publicJwk: row.publicJwk as unknown as PublicJwk,
@@ -58,10 +59,10 @@ export async function addRegistryKey(
   pruneBefore: Date,
   at = new Date(),
 ): Promise<void> {
-  await tx.$executeRawUnsafe(`SELECT 1 FROM registry_key FOR UPDATE`);
-  await tx.registryKey.updateMany({ where: { retiredAt: null }, data: { retiredAt: at } });
-  await tx.registryKey.deleteMany({ where: { retiredAt: { lt: pruneBefore } } });
-  await tx.registryKey.create({
+  await open(tx).$executeRawUnsafe(`SELECT 1 FROM registry_key FOR UPDATE`);
+  await open(tx).registryKey.updateMany({ where: { retiredAt: null }, data: { retiredAt: at } });
+  await open(tx).registryKey.deleteMany({ where: { retiredAt: { lt: pruneBefore } } });
+  await open(tx).registryKey.create({
     data: {
       kid: key.kid,
       publicJwk: key.publicJwk as object,
@@ -79,7 +80,7 @@ export async function addFirstRegistryKey(
   db: Db,
   key: { kid: string; publicJwk: PublicJwk; privateKey: WrappedPrivateKey },
 ): Promise<boolean> {
-  const made = await db.$executeRawUnsafe(
+  const made = await open(db).$executeRawUnsafe(
     `INSERT INTO registry_key (kid, public_jwk, private_key, created_at)
      SELECT $1, $2::jsonb, $3::jsonb, $4 WHERE NOT EXISTS (SELECT 1 FROM registry_key)
      ON CONFLICT DO NOTHING`,
@@ -95,7 +96,7 @@ export async function addFirstRegistryKey(
 export async function findParentKeys(
   db: Db,
 ): Promise<{ parentRegistryId: string | null; keys: PublicJwk[] } | null> {
-  const [row] = await db.$queryRawUnsafe<{ parentRegistryId: string | null; keys: PublicJwk[] }[]>(
+  const [row] = await open(db).$queryRawUnsafe<{ parentRegistryId: string | null; keys: PublicJwk[] }[]>(
     `SELECT parent_registry_id::text AS "parentRegistryId", keys FROM parent_link WHERE phase <> 'DELETING'`,
   );
   return row ?? null;
@@ -103,7 +104,7 @@ export async function findParentKeys(
 
 /** The keys the registered child `registryId` last registered with; null if it is not registered. */
 export async function findChildKeys(db: Db, registryId: string): Promise<PublicJwk[] | null> {
-  const found = await db.childRegistry.findUnique({ where: { registryId }, select: { keys: true } });
+  const found = await open(db).childRegistry.findUnique({ where: { registryId }, select: { keys: true } });
   return found ? (found.keys as unknown as PublicJwk[]) : null;
 }
 
@@ -116,7 +117,7 @@ export async function recordParentKeys(
   parentRegistryId: string,
   keys: PublicJwk[],
 ): Promise<boolean> {
-  const written = await db.$executeRawUnsafe(
+  const written = await open(db).$executeRawUnsafe(
     `UPDATE parent_link SET keys = $2::jsonb WHERE phase <> 'DELETING' AND parent_registry_id = $1::uuid`,
     parentRegistryId,
     JSON.stringify(keys),
@@ -129,7 +130,7 @@ export async function recordParentKeys(
  * registration that follows carries this registry's new keys. False without a parent.
  */
 export async function reregisterWithParent(tx: Tx): Promise<boolean> {
-  const [link] = await tx.$queryRawUnsafe<{ id: string }[]>(
+  const [link] = await open(tx).$queryRawUnsafe<{ id: string }[]>(
     `UPDATE parent_link SET generation = generation + 1, updated_at = now()
      WHERE phase <> 'DELETING' RETURNING id::text AS id`,
   );
@@ -152,7 +153,7 @@ export async function rewrapRegistryKeys(
     if (row.privateKey.kid === keyring.current.kid) continue;
     try {
       const privateKey = keyring.rewrap(row.privateKey, registryKeyOwner(row.kid));
-      await prisma.registryKey.update({
+      await openClient(prisma).registryKey.update({
         where: { kid: row.kid },
         data: { privateKey: privateKey as object },
       });

@@ -3,6 +3,7 @@ import { namespacePath } from "@stream-registry/core";
 import type { Db } from "./db.ts";
 import { recordChange } from "./change-log.ts";
 import type { Tx } from "./transaction.ts";
+import { open } from "./open-db.ts";
 
 /**
  * This registry's identity as stored: its id, its namespace segment (null: the root), and what its
@@ -31,7 +32,7 @@ const SELECT = `
 export async function openRegistrySettings(db: Db): Promise<RegistrySettings> {
   // Two statements: an insert that meets another process's row not yet committed waits for it,
   // so the read that follows, with a snapshot of its own, sees whichever row was made.
-  await db.$executeRawUnsafe(
+  await open(db).$executeRawUnsafe(
     `INSERT INTO registry_settings (id, registry_id) VALUES (1, $1::uuid) ON CONFLICT (id) DO NOTHING`,
     randomUUID(),
   );
@@ -40,7 +41,7 @@ export async function openRegistrySettings(db: Db): Promise<RegistrySettings> {
 
 /** The registry's settings as they are now (made by `openRegistrySettings` at start-up). */
 export async function readRegistrySettings(db: Db): Promise<RegistrySettings> {
-  const [row] = await db.$queryRawUnsafe<RegistrySettings[]>(SELECT);
+  const [row] = await open(db).$queryRawUnsafe<RegistrySettings[]>(SELECT);
   return row!;
 }
 
@@ -54,7 +55,7 @@ export function pathOf(settings: Pick<RegistrySettings, "name" | "parentPath">):
  * that two declarations are applied one after the other; returns the settings as they are.
  */
 export async function lockRegistrySettings(tx: Tx): Promise<RegistrySettings> {
-  await tx.$executeRawUnsafe(`SELECT 1 FROM registry_settings WHERE id = 1 FOR UPDATE`);
+  await open(tx).$executeRawUnsafe(`SELECT 1 FROM registry_settings WHERE id = 1 FOR UPDATE`);
   return readRegistrySettings(tx);
 }
 
@@ -68,7 +69,7 @@ export async function settingsChanged(
   before: RegistrySettings,
   actor: string,
 ): Promise<RegistrySettings> {
-  await tx.$executeRawUnsafe(
+  await open(tx).$executeRawUnsafe(
     `UPDATE registry_settings SET generation = generation + 1, updated_at = $1 WHERE id = 1`,
     new Date(),
   );
@@ -98,6 +99,6 @@ export async function declareNamespaceName(
 ): Promise<RegistrySettings | null> {
   const current = await lockRegistrySettings(tx);
   if (current.name === name) return null;
-  await tx.$executeRawUnsafe(`UPDATE registry_settings SET name = $1 WHERE id = 1`, name);
+  await open(tx).$executeRawUnsafe(`UPDATE registry_settings SET name = $1 WHERE id = 1`, name);
   return settingsChanged(tx, current, actor);
 }

@@ -1,6 +1,7 @@
 import type { PendingCreate } from "@stream-registry/core";
 import type { Db } from "./db.ts";
 import type { ResourceTable } from "./resource-table.ts";
+import { open } from "./open-db.ts";
 
 /**
  * Journals the create about to be sent for the generation `at` read. False, appending nothing, if
@@ -13,7 +14,7 @@ export async function appendPendingCreate(
   at: { id: string; generation: number },
   entry: PendingCreate,
 ): Promise<boolean> {
-  const appended = await db.$executeRaw`
+  const appended = await open(db).$executeRaw`
     UPDATE ${resource.table}
       SET pending_creates = pending_creates || jsonb_build_array(${JSON.stringify(entry)}::jsonb)
       WHERE id = ${at.id}::uuid AND generation = ${at.generation} AND observed_generation IS NULL`;
@@ -27,7 +28,7 @@ export async function forgetPendingCreates(
   id: string,
   generations: number[],
 ): Promise<void> {
-  await db.$executeRaw`
+  await open(db).$executeRaw`
     UPDATE ${resource.table}
       SET pending_creates = (
         SELECT COALESCE(jsonb_agg(entry ORDER BY position), '[]'::jsonb)
@@ -47,7 +48,7 @@ export async function adoptPendingCreate(
   id: string,
   generation: number,
 ): Promise<void> {
-  await db.$executeRaw`
+  await open(db).$executeRaw`
     UPDATE ${resource.table} SET observed_generation = ${generation}::int, pending_creates = '[]'::jsonb
       WHERE id = ${id}::uuid AND observed_generation IS NULL`;
 }

@@ -1,6 +1,7 @@
 import type { Db } from "./db.ts";
 import { Prisma } from "./generated/prisma/client.ts";
 import type { ResourceTable } from "./resource-table.ts";
+import { open } from "./open-db.ts";
 
 /** What a provider reports of a resource it realized (provider-api's BindingObservation, for bindings). */
 export interface ObservationReport {
@@ -20,7 +21,7 @@ export async function saveResourceObservation(
   observation: ObservationReport,
   observedAt: Date = new Date(),
 ): Promise<void> {
-  await db.$executeRaw`${observationUpsert(resource, id, observation, observedAt)}`;
+  await open(db).$executeRaw`${observationUpsert(resource, id, observation, observedAt)}`;
 }
 
 /** saveResourceObservation's statement, not run: for a statement that also writes the status. */
@@ -42,5 +43,6 @@ export function observationUpsert(
 
 /** Forgets what was seen of a resource: it is gone. */
 export async function deleteResourceObservation(db: Db, resource: ResourceTable, id: string): Promise<void> {
-  await db.$executeRaw`DELETE FROM ${resource.observations} WHERE ${resource.observationKey} = ${id}::uuid`;
+  await open(db)
+    .$executeRaw`DELETE FROM ${resource.observations} WHERE ${resource.observationKey} = ${id}::uuid`;
 }

@@ -3,6 +3,7 @@ import type { PhaseTarget, PhaseTransition } from "./binding-phase.ts";
 import type { Db } from "./db.ts";
 import { Prisma } from "./generated/prisma/client.ts";
 import type { ResourceTable } from "./resource-table.ts";
+import { open } from "./open-db.ts";
 
 /** What the reconciler writes beside a phase, in the status block. */
 export interface StatusFields {
@@ -25,7 +26,7 @@ export async function writeResourcePhase(
   fields: StatusFields = {},
 ): Promise<{ phase: Phase; written: boolean }> {
   const { phase, sql } = resourcePhaseUpdate(resource, target, transition, fields);
-  const count = await db.$executeRaw`${sql}`;
+  const count = await open(db).$executeRaw`${sql}`;
   return { phase, written: count > 0 };
 }
 

@@ -11,6 +11,7 @@ import {
 } from "./resource-observations.ts";
 import type { ResourceTable } from "./resource-table.ts";
 import type { Tx } from "./transaction.ts";
+import { open } from "./open-db.ts";
 
 /** The attempt a status write is about: the resource's key and name, and what the attempt read. */
 export interface ResourceAttempt {
@@ -85,7 +86,7 @@ export async function recordResourceRealized(
     read.phase !== phase
       ? Prisma.sql`, logged AS (${changeInsertSql(statusChange(resource, name, read.generation, { phase }), Prisma.sql`FROM realized`)})`
       : Prisma.empty;
-  await db.$executeRaw`
+  await open(db).$executeRaw`
     WITH realized AS (${realize}),
     behind AS (
       UPDATE ${resource.table} SET observed_generation = ${read.generation}::int, pending_creates = '[]'::jsonb
@@ -108,12 +109,12 @@ export async function recordResourceFailure(
   failure: AttemptFailure,
 ): Promise<"failed" | "retry"> {
   // Locked: the phase written below follows from the one read here.
-  const [row] = await tx.$queryRaw<{ generation: number; phase: Phase }[]>`
+  const [row] = await open(tx).$queryRaw<{ generation: number; phase: Phase }[]>`
     SELECT generation, phase FROM ${resource.table} WHERE id = ${attempt.id}::uuid FOR NO KEY UPDATE`;
   if (!row || (attempt.generation !== undefined && row.generation !== attempt.generation)) return "retry";
   const final = failure.permanent && row.phase !== Phase.DELETING;
   if (!final) {
-    await tx.$executeRaw`
+    await open(tx).$executeRaw`
       UPDATE ${resource.table} SET message = ${failure.retryMessage}, status_updated_at = ${new Date()}
         WHERE id = ${attempt.id}::uuid`;
     return "retry";
@@ -169,7 +170,7 @@ export async function removeDeletedResource(
   name: string,
 ): Promise<boolean> {
   await deleteResourceObservation(tx, resource, read.id);
-  const removed = await tx.$executeRaw`
+  const removed = await open(tx).$executeRaw`
     DELETE FROM ${resource.table} WHERE id = ${read.id}::uuid AND phase = ${Phase.DELETING}::"Phase"`;
   if (removed === 0) return false;
   await recordChange(tx, {
@@ -192,7 +193,7 @@ export async function findResourcesToObserve(
   resource: ResourceTable,
   query: { before: Date; after: string | undefined; limit: number },
 ): Promise<string[]> {
-  const rows = await db.$queryRaw<{ id: string }[]>`
+  const rows = await open(db).$queryRaw<{ id: string }[]>`
     SELECT r.id::text AS id FROM ${resource.table} r
       LEFT JOIN ${resource.observations} o ON o.${resource.observationKey} = r.id
       WHERE r.phase = ${Phase.ONLINE}::"Phase" AND (o.observed_at IS NULL OR o.observed_at < ${query.before})

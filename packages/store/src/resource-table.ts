@@ -13,9 +13,16 @@ export interface ResourceTable {
   /** Its job kind and its entity type in the change log, e.g. "binding". */
   readonly kind: string;
   /** The quoted identifiers of the two tables and the observations' key column. */
-  readonly table: Prisma.Sql;
-  readonly observations: Prisma.Sql;
-  readonly observationKey: Prisma.Sql;
+  readonly table: SqlIdentifier;
+  readonly observations: SqlIdentifier;
+  readonly observationKey: SqlIdentifier;
+}
+
+declare const identifierBrand: unique symbol;
+
+/** A quoted SQL identifier, to interpolate into a statement as a name (never as a value). */
+export interface SqlIdentifier {
+  readonly [identifierBrand]: "sql identifier";
 }
 
 /** A plain, lower-case SQL identifier: nothing that needs quoting, so nothing that can inject. */
@@ -36,7 +43,7 @@ export function defineResourceTable(names: {
     if (!IDENTIFIER.test(name)) {
       throw new Error(`resource table: "${name}" is not a plain lower-case SQL identifier`);
     }
-    return Prisma.raw(`"${name}"`);
+    return Prisma.raw(`"${name}"`) as unknown as SqlIdentifier;
   };
   return {
     kind: names.kind,

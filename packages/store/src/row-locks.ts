@@ -1,5 +1,6 @@
 import { Prisma } from "./generated/prisma/client.ts";
 import type { Tx } from "./transaction.ts";
+import { open } from "./open-db.ts";
 
 /**
  * Row locks for read-then-write rules, now that writers run in parallel (docs/architecture.md,
@@ -22,16 +23,16 @@ const CLAUSE: Record<LockMode, string> = {
 
 /** Locks the cluster named `name`, if there is one. */
 export async function lockClusterByName(tx: Tx, name: string, mode: LockMode): Promise<void> {
-  await tx.$queryRawUnsafe(`SELECT 1 FROM cluster WHERE name = $1 ${CLAUSE[mode]}`, name);
+  await open(tx).$queryRawUnsafe(`SELECT 1 FROM cluster WHERE name = $1 ${CLAUSE[mode]}`, name);
 }
 
 /** Locks the stream named `name`, if there is one. */
 export async function lockStreamByName(tx: Tx, name: string, mode: LockMode): Promise<void> {
-  await tx.$queryRawUnsafe(`SELECT 1 FROM stream WHERE name = $1 ${CLAUSE[mode]}`, name);
+  await open(tx).$queryRawUnsafe(`SELECT 1 FROM stream WHERE name = $1 ${CLAUSE[mode]}`, name);
 }
 
 export async function lockStream(tx: Tx, id: string, mode: LockMode): Promise<void> {
-  await tx.$queryRawUnsafe(`SELECT 1 FROM stream WHERE id = $1::uuid ${CLAUSE[mode]}`, id);
+  await open(tx).$queryRawUnsafe(`SELECT 1 FROM stream WHERE id = $1::uuid ${CLAUSE[mode]}`, id);
 }
 
 /**

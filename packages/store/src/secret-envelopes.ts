@@ -17,6 +17,7 @@ import {
 import type { Db } from "./db.ts";
 import type { Prisma } from "./generated/prisma/client.ts";
 import type { Tx } from "./transaction.ts";
+import { open } from "./open-db.ts";
 
 /**
  * The sealed secret config values of objects (table secret_envelope; core's secret-seal.ts says
@@ -67,7 +68,7 @@ export async function readEnvelope(
   db: Db,
   owner: SecretOwner & { kind: SecretOwnerKind },
 ): Promise<Envelope | null> {
-  return toEnvelope(await db.secretEnvelope.findUnique({ where: where(owner) }));
+  return toEnvelope(await open(db).secretEnvelope.findUnique({ where: where(owner) }));
 }
 
 export function toEnvelope(
@@ -163,7 +164,7 @@ export async function saveEnvelope(
   envelope: Envelope | null,
 ): Promise<void> {
   if (!envelope) {
-    await tx.secretEnvelope.deleteMany({ where: where(owner) });
+    await open(tx).secretEnvelope.deleteMany({ where: where(owner) });
     return;
   }
   const { kid: _kid, ...wrappedKey } = envelope.wrappedKey;
@@ -172,7 +173,7 @@ export async function saveEnvelope(
     wrappedKey: wrappedKey as Prisma.InputJsonObject,
     sealed: envelope.sealed as unknown as Prisma.InputJsonObject,
   };
-  await tx.secretEnvelope.upsert({
+  await open(tx).secretEnvelope.upsert({
     where: where(owner),
     create: { ...data, [OWNER_COLUMNS[owner.kind]]: owner.id },
     update: data,

@@ -2,6 +2,7 @@ import { ownerIdentity, SecretBoxError, type Keyring } from "@stream-registry/co
 import type { Db, DbClient } from "./db.ts";
 import { envelopeOwner, toEnvelope } from "./secret-envelopes.ts";
 import { writeTransaction } from "./transaction.ts";
+import { open, openClient } from "./open-db.ts";
 
 /** How many data keys each key-encryption key wraps. */
 export interface KeyUsage {
@@ -21,7 +22,7 @@ export interface RotationReport {
 }
 
 export async function secretKeyUsage(db: Db): Promise<KeyUsage[]> {
-  const rows = await db.secretEnvelope.groupBy({
+  const rows = await open(db).secretEnvelope.groupBy({
     by: ["kid"],
     _count: { _all: true },
     orderBy: { kid: "asc" },
@@ -40,12 +41,12 @@ export async function rewrapEnvelopes(
   batchSize = 100,
 ): Promise<RotationReport> {
   const currentKid = keyring.current.kid;
-  const current = await prisma.secretEnvelope.count({ where: { kid: currentKid } });
+  const current = await openClient(prisma).secretEnvelope.count({ where: { kid: currentKid } });
   const failed: RotationReport["failed"] = [];
   let rewrapped = 0;
   let after: string | undefined;
   for (;;) {
-    const batch = await prisma.secretEnvelope.findMany({
+    const batch = await openClient(prisma).secretEnvelope.findMany({
       where: { kid: { not: currentKid }, ...(after ? { id: { gt: after } } : {}) },
       select: { id: true },
       orderBy: { id: "asc" },
@@ -55,8 +56,8 @@ export async function rewrapEnvelopes(
     after = batch.at(-1)!.id;
     for (const { id } of batch) {
       const outcome = await writeTransaction(prisma, async (tx) => {
-        await tx.$queryRaw`SELECT 1 FROM secret_envelope WHERE id = ${id}::uuid FOR UPDATE`;
-        const row = await tx.secretEnvelope.findUnique({
+        await open(tx).$queryRaw`SELECT 1 FROM secret_envelope WHERE id = ${id}::uuid FOR UPDATE`;
+        const row = await open(tx).secretEnvelope.findUnique({
           where: { id },
           include: { cluster: { select: { name: true } }, stream: { select: { name: true } } },
         });
@@ -64,7 +65,7 @@ export async function rewrapEnvelopes(
         const owner = envelopeOwner(row);
         try {
           const { kid, ...wrappedKey } = keyring.rewrap(toEnvelope(row)!.wrappedKey, ownerIdentity(owner));
-          await tx.secretEnvelope.update({ where: { id }, data: { kid, wrappedKey } });
+          await open(tx).secretEnvelope.update({ where: { id }, data: { kid, wrappedKey } });
           return "rewrapped" as const;
         } catch (error) {
           if (!(error instanceof SecretBoxError)) throw error;

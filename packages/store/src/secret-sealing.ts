@@ -4,6 +4,7 @@ import type { DbClient } from "./db.ts";
 import type { Prisma } from "./generated/prisma/client.ts";
 import { lockStream } from "./row-locks.ts";
 import { writeTransaction } from "./transaction.ts";
+import { open, openClient } from "./open-db.ts";
 
 /**
  * The data migration of issue 19, run at every start after the schema's (idempotent: what holds
@@ -47,23 +48,23 @@ export async function sealStoredSecrets(prisma: DbClient, by: SealingPolicy): Pr
     }
   };
   for await (const stream of byId((after, take) =>
-    prisma.stream.findMany({ where: { id: { gt: after } }, orderBy: { id: "asc" }, take }),
+    openClient(prisma).stream.findMany({ where: { id: { gt: after } }, orderBy: { id: "asc" }, take }),
   )) {
     if (!clear(stream)) continue;
     const what = `stream ${JSON.stringify(stream.name)}`;
     await attempt(what, () =>
       writeTransaction(prisma, async (tx) => {
         await lockStream(tx, stream.id, "write");
-        const row = await tx.stream.findUnique({ where: { id: stream.id } });
+        const row = await open(tx).stream.findUnique({ where: { id: stream.id } });
         if (!row || !clear(row)) return false;
         const shown = await sealUpdate(tx, { kind: "stream", id: row.id }, triple(row), by, what);
-        await tx.stream.update({ where: { id: row.id }, data: { ...shown } });
+        await open(tx).stream.update({ where: { id: row.id }, data: { ...shown } });
         return true;
       }),
     );
   }
   const bindings = byId((after, take) =>
-    prisma.binding.findMany({
+    openClient(prisma).binding.findMany({
       where: { id: { gt: after } },
       orderBy: { id: "asc" },
       take,
@@ -76,10 +77,10 @@ export async function sealStoredSecrets(prisma: DbClient, by: SealingPolicy): Pr
     await attempt(what, () =>
       writeTransaction(prisma, async (tx) => {
         await lockStream(tx, binding.streamId, "write"); // binding writes take their stream's lock
-        const row = await tx.binding.findUnique({ where: { id: binding.id } });
+        const row = await open(tx).binding.findUnique({ where: { id: binding.id } });
         if (!row || !clear(row)) return false;
         const shown = await sealUpdate(tx, { kind: "binding", id: row.id }, triple(row), by, what);
-        await tx.binding.update({ where: { id: row.id }, data: { ...shown } });
+        await open(tx).binding.update({ where: { id: row.id }, data: { ...shown } });
         return true;
       }),
     );
@@ -107,7 +108,7 @@ async function redactChanges(prisma: DbClient, by: SealingPolicy): Promise<numbe
   let rewritten = 0;
   let after = -1n;
   for (;;) {
-    const rows = await prisma.change.findMany({
+    const rows = await openClient(prisma).change.findMany({
       where: { id: { gt: after } },
       select: { id: true, data: true },
       orderBy: { id: "asc" },
@@ -118,7 +119,10 @@ async function redactChanges(prisma: DbClient, by: SealingPolicy): Promise<numbe
     for (const row of rows) {
       const shown = redactDocument(row.data, by.secrets);
       if (shown === row.data) continue;
-      await prisma.change.update({ where: { id: row.id }, data: { data: shown as Prisma.InputJsonValue } });
+      await openClient(prisma).change.update({
+        where: { id: row.id },
+        data: { data: shown as Prisma.InputJsonValue },
+      });
       rewritten++;
     }
   }
@@ -129,7 +133,7 @@ async function redactDocuments(prisma: DbClient, by: SealingPolicy): Promise<num
   let rewritten = 0;
   let cursor: { kind: string; namespace: string; name: string; cluster: string } | undefined;
   for (;;) {
-    const rows = await prisma.indexEntry.findMany({
+    const rows = await openClient(prisma).indexEntry.findMany({
       select: { kind: true, namespace: true, name: true, cluster: true, doc: true },
       orderBy: [{ kind: "asc" }, { namespace: "asc" }, { name: "asc" }, { cluster: "asc" }],
       take: BATCH,
@@ -139,7 +143,7 @@ async function redactDocuments(prisma: DbClient, by: SealingPolicy): Promise<num
       cursor = key;
       const shown = redactDocument(doc, by.secrets);
       if (shown === doc) continue;
-      await prisma.indexEntry.update({
+      await openClient(prisma).indexEntry.update({
         where: { kind_namespace_name_cluster: key },
         data: { doc: shown as Prisma.InputJsonValue },
       });

@@ -1,4 +1,5 @@
 import type { Db } from "./db.ts";
+import { open } from "./open-db.ts";
 
 /** A subject holding one of a stream's schemas: its key's, or a type's. */
 export interface StreamSubject {
@@ -10,7 +11,7 @@ export interface StreamSubject {
 
 /** Notes that a stream's key or type schema is registered under `subject` (once; again is a no-op). */
 export async function recordStreamSubject(db: Db, streamId: string, entry: StreamSubject): Promise<void> {
-  await db.streamSubject.upsert({
+  await open(db).streamSubject.upsert({
     where: { streamId_subject: { streamId, subject: entry.subject } },
     create: { streamId, ...entry },
     update: { role: entry.role, typeName: entry.typeName },
@@ -19,7 +20,7 @@ export async function recordStreamSubject(db: Db, streamId: string, entry: Strea
 
 /** A stream's subjects: the key first, then types in the order they were first registered. */
 export async function listStreamSubjects(db: Db, streamId: string): Promise<StreamSubject[]> {
-  const rows = await db.streamSubject.findMany({
+  const rows = await open(db).streamSubject.findMany({
     where: { streamId },
     orderBy: [{ createdAt: "asc" }, { subject: "asc" }],
   });
@@ -34,5 +35,5 @@ export async function listStreamSubjects(db: Db, streamId: string): Promise<Stre
 
 /** Forgets a subject of any stream (it was deleted for good from its registry). */
 export async function forgetSubject(db: Db, subject: string): Promise<void> {
-  await db.streamSubject.deleteMany({ where: { subject } });
+  await open(db).streamSubject.deleteMany({ where: { subject } });
 }

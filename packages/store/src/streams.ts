@@ -16,6 +16,7 @@ import { lockStream } from "./row-locks.ts";
 import type { Db } from "./db.ts";
 import { Prisma, type Stream as StreamRow } from "./generated/prisma/client.ts";
 import type { Tx } from "./transaction.ts";
+import { open } from "./open-db.ts";
 
 /** The one place a stream row becomes a Stream: its config maps were checked before they were stored. */
 export function toStream(row: StreamRow): Stream {
@@ -69,7 +70,7 @@ export async function findStreamAndCluster(
   stream: string,
   cluster: string,
 ): Promise<{ stream: Stream | null; cluster: Cluster | null }> {
-  const [row] = await db.$queryRaw<Partial<JoinedStreamRow & JoinedClusterRow>[]>`
+  const [row] = await open(db).$queryRaw<Partial<JoinedStreamRow & JoinedClusterRow>[]>`
     SELECT ${JOINED_STREAM_COLUMNS}, ${JOINED_CLUSTER_COLUMNS}
     FROM (VALUES (1)) AS one (x)
       LEFT JOIN stream s ON s.name = ${stream}
@@ -93,22 +94,22 @@ export interface StreamWriter extends SealingPolicy {
 }
 
 export async function findStream(db: Db, name: string): Promise<Stream | null> {
-  const row = await db.stream.findUnique({ where: { name } });
+  const row = await open(db).stream.findUnique({ where: { name } });
   return row && toStream(row);
 }
 
 export async function findStreamById(db: Db, id: string): Promise<Stream | null> {
-  const row = await db.stream.findUnique({ where: { id } });
+  const row = await open(db).stream.findUnique({ where: { id } });
   return row && toStream(row);
 }
 
 /** For per-request loaders: one query for many streams, in no particular order. */
 export async function findStreamsByIds(db: Db, ids: readonly string[]): Promise<Stream[]> {
-  return (await db.stream.findMany({ where: { id: { in: [...ids] } } })).map(toStream);
+  return (await open(db).stream.findMany({ where: { id: { in: [...ids] } } })).map(toStream);
 }
 
 export async function findStreamsByNames(db: Db, names: readonly string[]): Promise<Stream[]> {
-  return (await db.stream.findMany({ where: { name: { in: [...names] } } })).map(toStream);
+  return (await open(db).stream.findMany({ where: { name: { in: [...names] } } })).map(toStream);
 }
 
 /** A stream with all its bindings and their clusters' names: what a delete works on. */
@@ -116,7 +117,7 @@ export async function findStreamWithBindings(
   db: Db,
   name: string,
 ): Promise<{ stream: Stream; bindings: (Binding & { cluster: { name: string } })[] } | null> {
-  const row = await db.stream.findUnique({
+  const row = await open(db).stream.findUnique({
     where: { name },
     include: { bindings: { select: { ...BINDING_COLUMNS, cluster: { select: { name: true } } } } },
   });
@@ -160,7 +161,7 @@ export async function createStream(
     },
     Prisma.sql`FROM created`,
   );
-  const [row] = await db.$queryRaw<StreamRow[]>`
+  const [row] = await open(db).$queryRaw<StreamRow[]>`
     WITH created AS (
       INSERT INTO stream (id, name, config, producer_config, consumer_config, generation, created_at, updated_at)
       VALUES (${owner.id}::uuid, ${name}, ${json(configs.config)}::jsonb,
@@ -186,12 +187,12 @@ export async function updateStream(
 ): Promise<Stream | null> {
   const owner = { kind: "stream", id: current.id } as const;
   const configs = await sealUpdate(tx, owner, given, by, `stream ${JSON.stringify(current.name)}`);
-  const written = await tx.stream.updateMany({
+  const written = await open(tx).stream.updateMany({
     where: { id: current.id, generation: current.generation, deleting: false },
     data: { ...configs, generation: { increment: 1 } },
   });
   if (written.count === 0) return null;
-  const stream = toStream(await tx.stream.findUniqueOrThrow({ where: { id: current.id } }));
+  const stream = toStream(await open(tx).stream.findUniqueOrThrow({ where: { id: current.id } }));
   await recordChange(tx, {
     entityType: "stream",
     entityKey: stream.name,
@@ -206,7 +207,7 @@ export async function updateStream(
 
 /** Deletes a stream that has no bindings (the database refuses one with bindings). */
 export async function deleteStream(tx: Tx, stream: Stream, actor: string): Promise<void> {
-  await tx.stream.delete({ where: { id: stream.id } });
+  await open(tx).stream.delete({ where: { id: stream.id } });
   await recordChange(tx, {
     entityType: "stream",
     entityKey: stream.name,
@@ -219,7 +220,7 @@ export async function deleteStream(tx: Tx, stream: Stream, actor: string): Promi
 /** A cascading delete: the stream goes when its last binding is gone (`removeStreamIfDone`). */
 export async function markStreamDeleting(tx: Tx, stream: Stream, actor: string): Promise<Stream> {
   if (stream.deleting) return stream;
-  await tx.stream.update({ where: { id: stream.id }, data: { deleting: true } });
+  await open(tx).stream.update({ where: { id: stream.id }, data: { deleting: true } });
   await recordChange(tx, {
     entityType: "stream",
     entityKey: stream.name,
@@ -242,7 +243,7 @@ function changeData(stream: StreamConfigs, secrets: SecretKeyRule) {
 export async function removeStreamIfDone(tx: Tx, streamId: string, actor: string): Promise<void> {
   // Two last bindings removed at once: the second to get the lock sees the first one gone.
   await lockStream(tx, streamId, "delete");
-  const row = await tx.stream.findUnique({
+  const row = await open(tx).stream.findUnique({
     where: { id: streamId },
     include: { _count: { select: { bindings: true } } },
   });

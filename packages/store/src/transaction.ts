@@ -1,8 +1,8 @@
 import { isWriteConflict } from "./db-errors.ts";
-import type { Prisma, PrismaClient } from "./generated/prisma/client.ts";
+import type { DbClient, Tx } from "./db.ts";
+import { openClient, txHandle } from "./open-db.ts";
 
-/** The client handed to `prisma.$transaction(async (tx) => ...)`. */
-export type Tx = Prisma.TransactionClient;
+export type { Tx } from "./db.ts";
 
 /** A deadlock or serialization failure is retried this many times before it is thrown. */
 const CONFLICT_ATTEMPTS = 5;
@@ -17,11 +17,12 @@ const CONFLICT_ATTEMPTS = 5;
  * report a deadlock or a serialization failure, the whole of `fn` runs again, which it may, since
  * it only talks to the database.
  */
-export async function writeTransaction<T>(prisma: PrismaClient, fn: (tx: Tx) => Promise<T>): Promise<T> {
+export async function writeTransaction<T>(db: DbClient, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const prisma = openClient(db);
   for (let attempt = 1; ; attempt++) {
     try {
       // Waiting for row locks counts against Prisma's 5 s default; a hot row may queue writers longer.
-      return await prisma.$transaction(fn, { maxWait: 10_000, timeout: 60_000 });
+      return await prisma.$transaction((tx) => fn(txHandle(tx)), { maxWait: 10_000, timeout: 60_000 });
     } catch (error) {
       if (attempt >= CONFLICT_ATTEMPTS || !isWriteConflict(error)) throw error;
     }

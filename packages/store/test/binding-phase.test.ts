@@ -4,6 +4,7 @@ import { createTestDatabase, databaseKinds, type TestDatabase } from "@stream-re
 import { writeBindingPhase } from "../src/binding-phase.ts";
 import { openDatabase, type Database } from "../src/database.ts";
 import { migrate } from "../src/migrate.ts";
+import { inTransaction, prismaOf } from "../src/testing.ts";
 
 describe.each(databaseKinds)("writeBindingPhase on %s", (kind) => {
   const handles: { testDatabase?: TestDatabase; db?: Database } = {};
@@ -20,16 +21,18 @@ describe.each(databaseKinds)("writeBindingPhase on %s", (kind) => {
   let n = 0;
   async function binding(phase: Phase) {
     const prisma = handles.db!.prisma;
-    const cluster = await prisma.cluster.create({ data: { name: `c${++n}`, provider: "registry-only" } });
-    const stream = await prisma.stream.create({ data: { name: `s${n}` } });
+    const cluster = await prismaOf(prisma).cluster.create({
+      data: { name: `c${++n}`, provider: "registry-only" },
+    });
+    const stream = await prismaOf(prisma).stream.create({ data: { name: `s${n}` } });
     // A fixture: rows in every phase, written as a test may and stores may not.
-    return prisma.binding.create({ data: { streamId: stream.id, clusterId: cluster.id, phase } });
+    return prismaOf(prisma).binding.create({ data: { streamId: stream.id, clusterId: cluster.id, phase } });
   }
-  const reread = (id: string) => handles.db!.prisma.binding.findUniqueOrThrow({ where: { id } });
+  const reread = (id: string) => prismaOf(handles.db!.prisma).binding.findUniqueOrThrow({ where: { id } });
 
   it("writes the phase nextPhase gives, with the fields beside it", async () => {
     const row = await binding(Phase.PENDING);
-    const result = await handles.db!.prisma.$transaction((tx) =>
+    const result = await inTransaction(handles.db!.prisma, (tx) =>
       writeBindingPhase(tx, { id: row.id }, { from: row.phase, event: "realized" }, { message: "made" }),
     );
     expect(result).toEqual({ phase: Phase.ONLINE, written: true });
@@ -38,7 +41,7 @@ describe.each(databaseKinds)("writeBindingPhase on %s", (kind) => {
 
   it("refuses an invalid transition and writes nothing", async () => {
     const row = await binding(Phase.DELETING);
-    const write = handles.db!.prisma.$transaction((tx) =>
+    const write = inTransaction(handles.db!.prisma, (tx) =>
       writeBindingPhase(
         tx,
         { id: row.id },
@@ -52,7 +55,7 @@ describe.each(databaseKinds)("writeBindingPhase on %s", (kind) => {
 
   it("writes nothing when the row no longer matches the target", async () => {
     const row = await binding(Phase.DELETING);
-    const result = await handles.db!.prisma.$transaction((tx) =>
+    const result = await inTransaction(handles.db!.prisma, (tx) =>
       writeBindingPhase(
         tx,
         { id: row.id, phase: { not: Phase.DELETING } },

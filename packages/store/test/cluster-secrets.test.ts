@@ -19,6 +19,7 @@ import { openDatabase, type Database } from "../src/database.ts";
 import { migrate } from "../src/migrate.ts";
 import { rewrapEnvelopes, secretKeyUsage } from "../src/secret-rotation.ts";
 import { writeTransaction } from "../src/transaction.ts";
+import { prismaOf } from "../src/testing.ts";
 
 const k1 = generateSecretKey("k1");
 const k2 = generateSecretKey("k2");
@@ -55,13 +56,14 @@ describe.each(databaseKinds)("cluster secrets at rest on %s", (kind) => {
     );
   /** Every row of the tables a secret could reach, as text, read with SQL. */
   const everything = async () => {
-    const rows = await prisma().$queryRawUnsafe<{ row: string }[]>(`
+    const rows = await prismaOf(prisma()).$queryRawUnsafe<{ row: string }[]>(`
       SELECT row_to_json(c)::text AS row FROM cluster c
       UNION ALL SELECT row_to_json(e)::text FROM secret_envelope e
       UNION ALL SELECT row_to_json(l)::text FROM change l`);
     return rows.map((r) => r.row).join("\n");
   };
-  const envelopeOf = (clusterId: string) => prisma().secretEnvelope.findUnique({ where: { clusterId } });
+  const envelopeOf = (clusterId: string) =>
+    prismaOf(prisma()).secretEnvelope.findUnique({ where: { clusterId } });
 
   it("stores placeholders with fingerprints and sealed values, never the secrets; opens them for providers", async () => {
     const cluster = await create("c-create", config());
@@ -120,7 +122,7 @@ describe.each(databaseKinds)("cluster secrets at rest on %s", (kind) => {
     >;
     const entry = sealed.config!["apache.kafka"]!["sasl.password"]!;
     entry.data = Buffer.from("something else").toString("base64");
-    await prisma()
+    await prismaOf(prisma())
       .$executeRaw`UPDATE secret_envelope SET sealed = ${JSON.stringify(sealed)}::jsonb WHERE id = ${envelope.id}::uuid`;
     const error = await openCluster(prisma(), new Keyring([k1]), cluster).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnreadableSecrets);
@@ -135,18 +137,18 @@ describe.each(databaseKinds)("cluster secrets at rest on %s", (kind) => {
 
   it("seals secrets stored in clear (rows from before), once, without a new generation or change", async () => {
     const id = "6a1b2c3d-0000-4000-8000-00000000c1ea";
-    await prisma().$executeRaw`
+    await prismaOf(prisma()).$executeRaw`
       INSERT INTO cluster (id, name, provider, config, generation, created_at, updated_at)
       VALUES (${id}::uuid, 'c-old', 'kafka', ${JSON.stringify(config())}::jsonb, 3, now(), now())`;
-    const changes = await prisma().change.count();
+    const changes = await prismaOf(prisma()).change.count();
     const first = await sealClearClusterSecrets(prisma(), {
       secrets: coreSecretRule,
       keyring: new Keyring([k1]),
     });
     expect(first).toEqual({ sealed: ["c-old"], failed: [] });
-    const row = await prisma().cluster.findUniqueOrThrow({ where: { id } });
+    const row = await prismaOf(prisma()).cluster.findUniqueOrThrow({ where: { id } });
     expect(row.generation).toBe(3);
-    expect(await prisma().change.count()).toBe(changes);
+    expect(await prismaOf(prisma()).change.count()).toBe(changes);
     for (const secret of SECRETS) expect(await everything()).not.toContain(secret);
     const opened = await openCluster(prisma(), new Keyring([k1]), {
       ...row,
@@ -160,11 +162,11 @@ describe.each(databaseKinds)("cluster secrets at rest on %s", (kind) => {
     expect(again).toEqual({ sealed: [], failed: [] });
     // A key that became secret since (a provider loaded that declares it) is sealed beside the others.
     const withHook = { ...(row.config as ConfigMaps), acme: { webhook: "hook-charlie-3" } };
-    await prisma().cluster.update({ where: { id }, data: { config: withHook } });
+    await prismaOf(prisma()).cluster.update({ where: { id }, data: { config: withHook } });
     const rule = (map: string, key: string) => key === "webhook" || coreSecretRule(map, key);
     const third = await sealClearClusterSecrets(prisma(), { secrets: rule, keyring: new Keyring([k1]) });
     expect(third.sealed).toEqual(["c-old"]);
-    const after = await prisma().cluster.findUniqueOrThrow({ where: { id } });
+    const after = await prismaOf(prisma()).cluster.findUniqueOrThrow({ where: { id } });
     const reopened = await openCluster(prisma(), new Keyring([k1]), {
       ...after,
       config: after.config as ConfigMaps,

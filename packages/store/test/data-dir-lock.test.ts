@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DataDirInUseError, lockDataDir } from "../src/data-dir-lock.ts";
 import { openDatabase, type Database } from "../src/database.ts";
+import { prismaOf } from "../src/testing.ts";
 
 describe("a PGlite data directory", () => {
   const cleanup: (() => Promise<unknown>)[] = [];
@@ -36,14 +37,14 @@ describe("a PGlite data directory", () => {
     await db.close();
     cleanup.pop();
     const again = await open(dataDir);
-    expect(await again.prisma.$queryRaw`SELECT 1 AS one`).toEqual([{ one: 1 }]);
+    expect(await prismaOf(again.prisma).$queryRaw`SELECT 1 AS one`).toEqual([{ one: 1 }]);
   });
 
   it("is taken over from a process that crashed", async () => {
     const dataDir = await tempDir();
     await writeFile(path.join(dataDir, "registry.lock"), "2147483646");
     const db = await open(dataDir);
-    expect(await db.prisma.$queryRaw`SELECT 1 AS one`).toEqual([{ one: 1 }]);
+    expect(await prismaOf(db.prisma).$queryRaw`SELECT 1 AS one`).toEqual([{ one: 1 }]);
   });
 
   it("is refused to a second taker in the same process, and taken over from a dead process with our pid", async () => {

@@ -6,6 +6,7 @@ import { isDatabaseUnavailable, isSchemaMissing, isUniqueViolation } from "../sr
 import { leaseJobs } from "../src/job-queue.ts";
 import { migrate } from "../src/migrate.ts";
 import { writeTransaction } from "../src/transaction.ts";
+import { prismaOf } from "../src/testing.ts";
 
 /** The error `work` fails with; fails the test if it succeeds. */
 async function failure(work: () => Promise<unknown>): Promise<unknown> {
@@ -33,19 +34,21 @@ describe("database errors on PostgreSQL", () => {
 
   // Every way the registry reaches the database: query builder, raw SQL, transactions, sessions.
   const calls: Record<string, (db: Database) => Promise<unknown>> = {
-    "a model query": (d) => d.prisma.stream.findMany(),
+    "a model query": (d) => prismaOf(d.prisma).stream.findMany(),
     "a raw query": (d) => leaseJobs(d.prisma, "test", 1, 1_000),
-    "a write transaction": (d) => writeTransaction(d.prisma, (tx) => tx.stream.findMany()),
+    "a write transaction": (d) => writeTransaction(d.prisma, (tx) => prismaOf(tx).stream.findMany()),
     "a session": (d) => d.withSession((session) => session.query("SELECT count(*) FROM job")),
   };
 
   it("are not faults of availability when the request itself is wrong", async () => {
-    await db.prisma.cluster.create({ data: { name: "twice", provider: "registry-only", config: {} } });
+    await prismaOf(db.prisma).cluster.create({
+      data: { name: "twice", provider: "registry-only", config: {} },
+    });
     const duplicate = await failure(() =>
-      db.prisma.cluster.create({ data: { name: "twice", provider: "registry-only", config: {} } }),
+      prismaOf(db.prisma).cluster.create({ data: { name: "twice", provider: "registry-only", config: {} } }),
     );
     expect(isUniqueViolation(duplicate)).toBe(true);
-    const syntax = await failure(() => db.prisma.$queryRawUnsafe("SELEC 1"));
+    const syntax = await failure(() => prismaOf(db.prisma).$queryRawUnsafe("SELEC 1"));
     for (const error of [duplicate, syntax, new Error("boom"), undefined, "text"]) {
       expect(isDatabaseUnavailable(error)).toBe(false);
       expect(isSchemaMissing(error)).toBe(false);
@@ -53,10 +56,10 @@ describe("database errors on PostgreSQL", () => {
   });
 
   it("name a connection killed under a query or between statements of a transaction", async () => {
-    const inFlight = failure(() => db.prisma.$queryRaw`SELECT pg_sleep(5)`);
+    const inFlight = failure(() => prismaOf(db.prisma).$queryRaw`SELECT pg_sleep(5)`);
     const inSession = failure(() => db.withSession((session) => session.query("SELECT pg_sleep(5)")));
     const betweenStatements = failure(() =>
-      db.prisma.$transaction(async (tx) => {
+      prismaOf(db.prisma).$transaction(async (tx) => {
         await tx.$queryRaw`SELECT 1`;
         await new Promise((resolve) => setTimeout(resolve, 1_500));
         await tx.stream.findMany();

@@ -12,6 +12,7 @@ import {
 } from "../src/discovery-index.ts";
 import { countIndexed, listIndexed, type IndexPosition } from "../src/discovery-index-reads.ts";
 import { migrate } from "../src/migrate.ts";
+import { inTransaction, prismaOf } from "../src/testing.ts";
 
 describe.each(databaseKinds)("the discovery index on %s", (kind) => {
   const handles: { testDatabase?: TestDatabase; db?: Database } = {};
@@ -20,7 +21,7 @@ describe.each(databaseKinds)("the discovery index on %s", (kind) => {
     handles.testDatabase = await createTestDatabase(kind, "index");
     handles.db = await openDatabase({ url: handles.testDatabase.url });
     await migrate(handles.db);
-    const child = await handles.db.prisma.childRegistry.create({
+    const child = await prismaOf(handles.db.prisma).childRegistry.create({
       data: {
         registryId: "7c2b6a62-0c1e-4c3b-9f5e-0a4c1c2d3e4f",
         name: "aws",
@@ -173,7 +174,7 @@ describe.each(databaseKinds)("the discovery index on %s", (kind) => {
   });
 
   it("forgets a child whose feed started over, and says so in its own feed", async () => {
-    await prisma().$transaction((tx) => resetChildIndex(tx, childId, "aws", "registry:index"));
+    await inTransaction(prisma(), (tx) => resetChildIndex(tx, childId, "aws", "registry:index"));
     expect(await names()).toEqual([]);
     expect(await countIndexed(prisma(), "stream", {})).toBe(0);
     const [follow] = await listIndexFollows(prisma());

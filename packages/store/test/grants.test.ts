@@ -26,6 +26,7 @@ import { migrate } from "../src/migrate.ts";
 import { recordChange } from "../src/change-log.ts";
 import { createApiToken, revokeApiToken } from "../src/api-tokens.ts";
 import { writeTransaction } from "../src/transaction.ts";
+import { inTransaction, prismaOf } from "../src/testing.ts";
 
 const grant = (principal: string, role: Role, scope: string, streamPrefix: string | null = null): Grant => ({
   principal,
@@ -189,10 +190,12 @@ describe.each(databaseKinds)("grants and what lists show on %s", (kind) => {
 
   describe("visibility of this registry's own lists", () => {
     beforeAll(async () => {
-      const cluster = await prisma().cluster.create({ data: { name: "c1", provider: "registry-only" } });
+      const cluster = await prismaOf(prisma()).cluster.create({
+        data: { name: "c1", provider: "registry-only" },
+      });
       for (const name of ["w_a", "w_b", "x_a", "w%_"]) {
-        const stream = await prisma().stream.create({ data: { name } });
-        await prisma().binding.create({ data: { streamId: stream.id, clusterId: cluster.id } });
+        const stream = await prismaOf(prisma()).stream.create({ data: { name } });
+        await prismaOf(prisma()).binding.create({ data: { streamId: stream.id, clusterId: cluster.id } });
       }
     });
     const streams = async (visible: Visibility) =>
@@ -232,7 +235,7 @@ describe.each(databaseKinds)("grants and what lists show on %s", (kind) => {
 
   describe("visibility of the discovery index", () => {
     beforeAll(async () => {
-      const child = await prisma().childRegistry.create({
+      const child = await prismaOf(prisma()).childRegistry.create({
         data: {
           registryId: "7c2b6a62-0c1e-4c3b-9f5e-0a4c1c2d3e4f",
           name: "aws",
@@ -314,7 +317,7 @@ describe.each(databaseKinds)("grants and what lists show on %s", (kind) => {
   describe("visibility of the change log", () => {
     it("shows entries of the namespaces read, grants' only to who administers them", async () => {
       const start = (await listChanges(prisma(), undefined, 1000)).length;
-      await prisma().$transaction(async (tx) => {
+      await inTransaction(prisma(), async (tx) => {
         for (const [entityType, below] of [
           ["stream", undefined],
           ["stream", "aws"],

@@ -10,6 +10,7 @@ import {
   type LeasedJob,
 } from "../src/job-queue.ts";
 import { migrate } from "../src/migrate.ts";
+import { inTransaction, prismaOf } from "../src/testing.ts";
 
 /** A migrated database of `kind` for this file, emptied of jobs before each test. */
 function useJobDatabase(kind: (typeof databaseKinds)[number]) {
@@ -21,7 +22,7 @@ function useJobDatabase(kind: (typeof databaseKinds)[number]) {
     // A second process's view of the same database (PGlite has a single connection).
     if (handles.testDatabase.url) handles.other = await openDatabase({ url: handles.testDatabase.url });
   });
-  beforeEach(async () => void (await handles.db!.prisma.job.deleteMany()));
+  beforeEach(async () => void (await prismaOf(handles.db!.prisma).job.deleteMany()));
   afterAll(async () => {
     await handles.other?.close();
     await handles.db?.close();
@@ -32,9 +33,11 @@ function useJobDatabase(kind: (typeof databaseKinds)[number]) {
 
 describe.each(databaseKinds)("job queue on %s", (kind) => {
   const handles = useJobDatabase(kind);
-  const enqueue = (target: string) => handles.db!.prisma.$transaction((tx) => enqueueJob(tx, "t", target));
+  const enqueue = (target: string) => inTransaction(handles.db!.prisma, (tx) => enqueueJob(tx, "t", target));
   const row = (target: string) =>
-    handles.db!.prisma.job.findUnique({ where: { kind_targetId: { kind: "t", targetId: target } } });
+    prismaOf(handles.db!.prisma).job.findUnique({
+      where: { kind_targetId: { kind: "t", targetId: target } },
+    });
   const lease = (worker: string, limit = 10) => leaseJobs(handles.db!.prisma, worker, limit, 60_000);
 
   it("keeps one row per target and bumps its sequence on every request", async () => {
@@ -54,7 +57,7 @@ describe.each(databaseKinds)("job queue on %s", (kind) => {
 
   it("leases only the kind asked for, or none of the kinds left out", async () => {
     const prisma = handles.db!.prisma;
-    await prisma.$transaction(async (tx) => {
+    await inTransaction(prisma, async (tx) => {
       await enqueueJob(tx, "kind-a", "k:1");
       await enqueueJob(tx, "kind-b", "k:2");
       await enqueueJob(tx, "kind-c", "k:3");
@@ -117,7 +120,7 @@ describe("job queue shared by two processes on postgres", () => {
 
   it("hands each job to exactly one of them when both lease at once", async () => {
     const { db, other } = handles as Required<typeof handles>;
-    await db.prisma.$transaction(async (tx) => {
+    await inTransaction(db.prisma, async (tx) => {
       for (let i = 0; i < 40; i++) await enqueueJob(tx, "t", `g:${i}`);
     });
     const [mine, theirs] = await Promise.all([

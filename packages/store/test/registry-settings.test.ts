@@ -3,6 +3,7 @@ import { createTestDatabase } from "@stream-registry/testkit";
 import { openDatabase } from "../src/database.ts";
 import { migrate } from "../src/migrate.ts";
 import { openRegistrySettings } from "../src/registry-settings.ts";
+import { prismaOf } from "../src/testing.ts";
 
 // PostgreSQL: processes starting at once on a new database (PGlite is one process's).
 it("gives every process starting at once on a new database the same registry, made once", async () => {
@@ -16,5 +17,5 @@ it("gives every process starting at once on a new database the same registry, ma
   const settings = await Promise.all(processes.map((db) => openRegistrySettings(db.prisma)));
   expect(new Set(settings.map((s) => s.registryId)).size).toBe(1);
   expect(settings[0]).toMatchObject({ name: null, generation: 1 });
-  expect(await processes[0]!.prisma.registrySettings.count()).toBe(1);
+  expect(await prismaOf(processes[0]!.prisma).registrySettings.count()).toBe(1);
 });

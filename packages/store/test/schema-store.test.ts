@@ -19,6 +19,7 @@ import {
 } from "../src/schemas/index.ts";
 import { writeTransaction, type Tx } from "../src/transaction.ts";
 import { useMigratedDatabase } from "./support/migrated-database.ts";
+import { prismaOf } from "../src/testing.ts";
 
 const schema = (text: string, extra: Partial<NewSchema> = {}): NewSchema => ({
   schemaType: "AVRO",
@@ -51,7 +52,7 @@ describe.each(databaseKinds)("the schema registry's store on %s", (kind) => {
   it("has the database enums core lists", async () => {
     const labels = async (type: string) =>
       (
-        await prisma().$queryRawUnsafe<{ label: string }[]>(
+        await prismaOf(prisma()).$queryRawUnsafe<{ label: string }[]>(
           `SELECT unnest(enum_range(NULL::"${type}"))::text AS label`,
         )
       ).map((row) => row.label);
@@ -162,7 +163,7 @@ describe.each(databaseKinds)("the schema registry's store on %s", (kind) => {
     await write((tx) => writeSchemaConfig(tx, "cfg", { compatibility: null }, actor));
     expect((await readSchemaConfigs(prisma(), "cfg")).subject).toEqual({ mode: "READONLY" });
     await write((tx) => writeSchemaConfig(tx, "cfg", { mode: null }, actor));
-    expect(await prisma().schemaConfig.count({ where: { subject: "cfg" } })).toBe(0);
+    expect(await prismaOf(prisma()).schemaConfig.count({ where: { subject: "cfg" } })).toBe(0);
     const entries = (await listChanges(prisma(), undefined, 1000)).filter(
       (e) => e.entityType === "schema_config" && e.entityKey === "cfg",
     );

@@ -4,6 +4,7 @@ import { createTestDatabase, databaseKinds, type TestDatabase } from "@stream-re
 import { openDatabase, type Database } from "../src/database.ts";
 import { migrate } from "../src/migrate.ts";
 import { sealStoredSecrets } from "../src/secret-sealing.ts";
+import { prismaOf } from "../src/testing.ts";
 
 // The start-up data migration of issue 19: what an older registry stored in clear (a binding's
 // credential under a key no rule named, a copy of a child's document in the index, the change
@@ -29,7 +30,7 @@ describe.each(databaseKinds)("sealing what was stored in clear, on %s", (kind) =
   const by = { secrets: coreSecretRule, keyring: new Keyring([generateSecretKey("k1")]) };
 
   async function rows(): Promise<string> {
-    const found = await prisma().$queryRawUnsafe<{ row: string }[]>(`
+    const found = await prismaOf(prisma()).$queryRawUnsafe<{ row: string }[]>(`
       SELECT row_to_json(b)::text AS row FROM binding b
       UNION ALL SELECT row_to_json(i)::text FROM index_entry i
       UNION ALL SELECT row_to_json(l)::text FROM change l`);
@@ -38,12 +39,12 @@ describe.each(databaseKinds)("sealing what was stored in clear, on %s", (kind) =
 
   it("seals a binding's, rewrites index documents and change-log entries, and then finds nothing", async () => {
     const db = prisma();
-    const cluster = await db.cluster.create({ data: { name: "c1", provider: "registry-only" } });
-    const stream = await db.stream.create({ data: { name: "orders" } });
-    const binding = await db.binding.create({
+    const cluster = await prismaOf(db).cluster.create({ data: { name: "c1", provider: "registry-only" } });
+    const stream = await prismaOf(db).stream.create({ data: { name: "orders" } });
+    const binding = await prismaOf(db).binding.create({
       data: { streamId: stream.id, clusterId: cluster.id, config: { tls: { notes: PEM, region: "eu" } } },
     });
-    const child = await db.childRegistry.create({
+    const child = await prismaOf(db).childRegistry.create({
       data: {
         registryId: "7c2b6a62-0c1e-4c3b-9f5e-0a4c1c2d3e4f",
         name: "aws",
@@ -53,7 +54,7 @@ describe.each(databaseKinds)("sealing what was stored in clear, on %s", (kind) =
       },
     });
     const doc = { name: "remote", config: { odd: { header: BEARER, team: "a" } } };
-    await db.indexEntry.create({
+    await prismaOf(db).indexEntry.create({
       data: {
         childId: child.id,
         kind: "stream",
@@ -63,7 +64,7 @@ describe.each(databaseKinds)("sealing what was stored in clear, on %s", (kind) =
         doc,
       },
     });
-    await db.change.create({
+    await prismaOf(db).change.create({
       data: {
         entityType: "stream",
         entityKey: "remote",
@@ -83,11 +84,11 @@ describe.each(databaseKinds)("sealing what was stored in clear, on %s", (kind) =
     });
     const text = await rows();
     for (const secret of SECRETS) expect(text).not.toContain(secret);
-    const sealed = await db.binding.findUniqueOrThrow({ where: { id: binding.id } });
+    const sealed = await prismaOf(db).binding.findUniqueOrThrow({ where: { id: binding.id } });
     expect(sealed.config).toEqual({ tls: { notes: expect.stringMatching(FP), region: "eu" } });
-    const indexed = await db.indexEntry.findFirstOrThrow({ where: { name: "remote" } });
+    const indexed = await prismaOf(db).indexEntry.findFirstOrThrow({ where: { name: "remote" } });
     expect(indexed.doc).toEqual({ name: "remote", config: { odd: { header: "********", team: "a" } } });
-    expect(await db.secretEnvelope.count({ where: { bindingId: binding.id } })).toBe(1);
+    expect(await prismaOf(db).secretEnvelope.count({ where: { bindingId: binding.id } })).toBe(1);
 
     expect(await sealStoredSecrets(db, by)).toEqual({
       sealed: [],

@@ -11,6 +11,7 @@ import {
 } from "@stream-registry/store";
 import type { ReconcileHandler } from "../../src/reconciler/handler.ts";
 import type { FakePlatform } from "./fake-platform.ts";
+import { prismaOf } from "@stream-registry/store/testing";
 
 /**
  * A second resource kind, defined by the test alone: a table with the status block beside its
@@ -29,7 +30,7 @@ interface Widget extends ResourceStatus {
 }
 
 export async function createWidgetTables(db: Database): Promise<void> {
-  await db.prisma.$executeRawUnsafe(`
+  await prismaOf(db.prisma).$executeRawUnsafe(`
     CREATE TABLE test_widget (
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
       name text NOT NULL UNIQUE,
@@ -40,7 +41,7 @@ export async function createWidgetTables(db: Database): Promise<void> {
       phase "Phase" NOT NULL DEFAULT 'PENDING',
       message text,
       status_updated_at timestamptz(3) NOT NULL DEFAULT now())`);
-  await db.prisma.$executeRawUnsafe(`
+  await prismaOf(db.prisma).$executeRawUnsafe(`
     CREATE TABLE test_widget_observation (
       widget_id uuid PRIMARY KEY REFERENCES test_widget (id) ON DELETE CASCADE,
       message text,
@@ -49,7 +50,7 @@ export async function createWidgetTables(db: Database): Promise<void> {
 }
 
 async function loadWidget(db: Db, by: { id: string } | { name: string }): Promise<Widget | null> {
-  const rows = await db.$queryRaw<
+  const rows = await prismaOf(db).$queryRaw<
     {
       id: string;
       name: string;
@@ -86,7 +87,7 @@ export function widgetWrites(db: Database) {
   return {
     async create(name: string, size: number): Promise<string> {
       return writeTransaction(db.prisma, async (tx) => {
-        const [row] = await tx.$queryRaw<{ id: string }[]>`
+        const [row] = await prismaOf(tx).$queryRaw<{ id: string }[]>`
           INSERT INTO test_widget (name, spec) VALUES (${name}, ${JSON.stringify({ size })}::jsonb)
             RETURNING id::text AS id`;
         await enqueueJob(tx, WIDGETS.kind, row!.id);
@@ -95,7 +96,7 @@ export function widgetWrites(db: Database) {
     },
     change: (name: string, size: number) =>
       change(name, async (tx, widget) => {
-        await tx.$executeRaw`UPDATE test_widget SET spec = ${JSON.stringify({ size })}::jsonb,
+        await prismaOf(tx).$executeRaw`UPDATE test_widget SET spec = ${JSON.stringify({ size })}::jsonb,
           generation = generation + 1 WHERE id = ${widget.id}::uuid`;
         await writeResourcePhase(
           tx,

@@ -2,6 +2,7 @@ import type { CompatibilityLevel, SchemaMode } from "@stream-registry/core";
 import { recordChange } from "../change-log.ts";
 import type { Db } from "../db.ts";
 import type { Tx } from "../transaction.ts";
+import { open } from "../open-db.ts";
 
 /** The subject of the registry's own (global) config row: no subject is named "". */
 export const GLOBAL_SCHEMA_CONFIG = "";
@@ -18,7 +19,7 @@ export async function readSchemaConfigs(
   subject: string | undefined,
 ): Promise<{ subject: SchemaConfig; global: SchemaConfig }> {
   const keys = subject === undefined ? [GLOBAL_SCHEMA_CONFIG] : [GLOBAL_SCHEMA_CONFIG, subject];
-  const rows = await db.schemaConfig.findMany({ where: { subject: { in: keys } } });
+  const rows = await open(db).schemaConfig.findMany({ where: { subject: { in: keys } } });
   const of = (key: string): SchemaConfig => {
     const row = rows.find((r) => r.subject === key);
     return {
@@ -40,12 +41,13 @@ export async function writeSchemaConfig(
   change: { compatibility?: CompatibilityLevel | null; mode?: SchemaMode | null },
   actor: string,
 ): Promise<void> {
-  const row = await tx.schemaConfig.upsert({
+  const row = await open(tx).schemaConfig.upsert({
     where: { subject },
     create: { subject, ...change },
     update: change,
   });
-  if (row.compatibility === null && row.mode === null) await tx.schemaConfig.delete({ where: { subject } });
+  if (row.compatibility === null && row.mode === null)
+    await open(tx).schemaConfig.delete({ where: { subject } });
   await recordChange(tx, {
     entityType: "schema_config",
     entityKey: subject,

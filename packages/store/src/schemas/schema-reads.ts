@@ -8,6 +8,7 @@ import {
   type SchemaRow,
   type SubjectVersionRow,
 } from "./schema-rows.ts";
+import { open } from "../open-db.ts";
 
 /** A subject version as Confluent names it elsewhere: `{ subject, version }`. */
 export interface SubjectVersionKey {
@@ -18,14 +19,14 @@ export interface SubjectVersionKey {
 const live = (includeDeleted: boolean) => (includeDeleted ? Prisma.empty : Prisma.sql`AND NOT v.deleted`);
 
 export async function findSchemaById(db: Db, id: number): Promise<RegisteredSchema | undefined> {
-  const [row] = await db.$queryRaw<SchemaRow[]>`
+  const [row] = await open(db).$queryRaw<SchemaRow[]>`
     SELECT id, schema_type::text AS schema_type, schema, "references" FROM registered_schema WHERE id = ${id}`;
   return row && toRegisteredSchema(row);
 }
 
 /** Every version of `subject`, oldest first, soft-deleted ones too. */
 export async function listSubjectVersions(db: Db, subject: string): Promise<SubjectVersion[]> {
-  const rows = await db.$queryRaw<SubjectVersionRow[]>`
+  const rows = await open(db).$queryRaw<SubjectVersionRow[]>`
     SELECT ${SUBJECT_VERSION_COLUMNS} FROM subject_version v JOIN registered_schema s ON s.id = v.schema_id
     WHERE v.subject = ${subject} ORDER BY v.version`;
   return rows.map(toSubjectVersion);
@@ -37,7 +38,7 @@ export async function listSubjects(
   options: { includeDeleted: boolean; prefix?: string },
 ): Promise<string[]> {
   const prefix = options.prefix ? Prisma.sql`AND starts_with(v.subject, ${options.prefix})` : Prisma.empty;
-  const rows = await db.$queryRaw<{ subject: string }[]>`
+  const rows = await open(db).$queryRaw<{ subject: string }[]>`
     SELECT DISTINCT v.subject FROM subject_version v
     WHERE true ${live(options.includeDeleted)} ${prefix} ORDER BY v.subject`;
   return rows.map((row) => row.subject);
@@ -49,7 +50,7 @@ export async function listSchemaUsages(
   id: number,
   includeDeleted: boolean,
 ): Promise<SubjectVersionKey[]> {
-  return db.$queryRaw<SubjectVersionKey[]>`
+  return open(db).$queryRaw<SubjectVersionKey[]>`
     SELECT v.subject, v.version FROM subject_version v
     WHERE v.schema_id = ${id} ${live(includeDeleted)} ORDER BY v.subject, v.version`;
 }
@@ -64,7 +65,7 @@ export async function findReferrers(
   includeDeleted: boolean,
 ): Promise<(SubjectVersionKey & { id: number })[]> {
   const probe = JSON.stringify([{ subject: target.subject, version: target.version }]);
-  return db.$queryRaw<(SubjectVersionKey & { id: number })[]>`
+  return open(db).$queryRaw<(SubjectVersionKey & { id: number })[]>`
     SELECT v.subject, v.version, s.id FROM registered_schema s JOIN subject_version v ON v.schema_id = s.id
     WHERE s."references" @> ${probe}::jsonb ${live(includeDeleted)} ORDER BY s.id, v.subject, v.version`;
 }
@@ -75,7 +76,7 @@ export async function findSubjectVersion(
   subject: string,
   version: number,
 ): Promise<SubjectVersion | undefined> {
-  const [row] = await db.$queryRaw<SubjectVersionRow[]>`
+  const [row] = await open(db).$queryRaw<SubjectVersionRow[]>`
     SELECT ${SUBJECT_VERSION_COLUMNS} FROM subject_version v JOIN registered_schema s ON s.id = v.schema_id
     WHERE v.subject = ${subject} AND v.version = ${version}`;
   return row && toSubjectVersion(row);
@@ -83,7 +84,7 @@ export async function findSubjectVersion(
 
 /** The id of the schema with this identity, if it is registered. */
 export async function findSchemaIdByFingerprint(db: Db, fingerprint: string): Promise<number | undefined> {
-  const [row] = await db.$queryRaw<{ id: number }[]>`
+  const [row] = await open(db).$queryRaw<{ id: number }[]>`
     SELECT id FROM registered_schema WHERE fingerprint = ${fingerprint}`;
   return row?.id;
 }

@@ -1,6 +1,7 @@
 import type { SchemaDependency, SchemaType } from "@stream-registry/core";
 import { recordChange } from "../change-log.ts";
 import type { Tx } from "../transaction.ts";
+import { open } from "../open-db.ts";
 
 /** A schema about to be stored: its identity (`fingerprint`) is the caller's to compute. */
 export interface NewSchema {
@@ -22,7 +23,7 @@ const SUBJECT_LOCK = 72707372;
  * (by hash) whatever the order given, so two writers never wait for each other in a circle.
  */
 export async function lockSubjects(tx: Tx, subjects: readonly string[]): Promise<void> {
-  await tx.$executeRaw`
+  await open(tx).$executeRaw`
     SELECT pg_advisory_xact_lock(${SUBJECT_LOCK}::int, h) FROM (
       SELECT DISTINCT hashtext(s) AS h FROM unnest(${[...subjects]}::text[]) AS s ORDER BY h) AS hashes`;
 }
@@ -37,7 +38,7 @@ export async function storeSchema(tx: Tx, schema: NewSchema): Promise<number | "
   );
   // A new id may meet one an import is taking at this moment: then it takes the next.
   for (let attempt = 1; ; attempt++) {
-    const inserted = await tx.$queryRaw<{ id: number }[]>`
+    const inserted = await open(tx).$queryRaw<{ id: number }[]>`
       INSERT INTO registered_schema (id, schema_type, schema, canonical, fingerprint, "references")
       VALUES (coalesce(${schema.id ?? null}::int, nextval('registered_schema_id_seq')::int),
         ${schema.schemaType}::"SchemaType", ${schema.schema}, ${schema.canonical}, ${schema.fingerprint},
@@ -48,7 +49,7 @@ export async function storeSchema(tx: Tx, schema: NewSchema): Promise<number | "
       return inserted[0].id;
     }
     // Taken: by the same schema (its fingerprint), or the id by another.
-    const [existing] = await tx.$queryRaw<{ id: number }[]>`
+    const [existing] = await open(tx).$queryRaw<{ id: number }[]>`
       SELECT id FROM registered_schema WHERE fingerprint = ${schema.fingerprint}`;
     if (existing && (schema.id === undefined || existing.id === schema.id)) return existing.id;
     if (existing || schema.id !== undefined || attempt >= 5) return "id-taken";
@@ -57,7 +58,7 @@ export async function storeSchema(tx: Tx, schema: NewSchema): Promise<number | "
 
 /** After an import: new ids start above the highest one. */
 async function advanceSchemaIds(tx: Tx): Promise<void> {
-  await tx.$executeRaw`
+  await open(tx).$executeRaw`
     SELECT setval(pg_get_serial_sequence('registered_schema', 'id'), m) FROM (
       SELECT max(id) AS m FROM registered_schema) AS highest
     WHERE m >= (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM registered_schema_id_seq)`;
@@ -69,7 +70,7 @@ export async function insertSubjectVersion(
   entry: { subject: string; version: number; schemaId: number; schemaType: SchemaType },
   actor: string,
 ): Promise<void> {
-  await tx.subjectVersion.create({
+  await open(tx).subjectVersion.create({
     data: { subject: entry.subject, version: entry.version, schemaId: entry.schemaId },
   });
   await recordChange(tx, {
@@ -96,15 +97,15 @@ export async function deleteSubjectVersions(
   if (versions.length === 0) return;
   const list = [...versions];
   if (options.permanent) {
-    const removed = await tx.$queryRaw<{ schema_id: number }[]>`
+    const removed = await open(tx).$queryRaw<{ schema_id: number }[]>`
       DELETE FROM subject_version WHERE subject = ${subject} AND version = ANY(${list}::int[])
       RETURNING schema_id`;
     const ids = [...new Set(removed.map((row) => row.schema_id))];
-    await tx.$executeRaw`
+    await open(tx).$executeRaw`
       DELETE FROM registered_schema s WHERE s.id = ANY(${ids}::int[])
         AND NOT EXISTS (SELECT 1 FROM subject_version v WHERE v.schema_id = s.id)`;
   } else {
-    await tx.subjectVersion.updateMany({
+    await open(tx).subjectVersion.updateMany({
       where: { subject, version: { in: list } },
       data: { deleted: true },
     });
