@@ -16,6 +16,7 @@ import { Resync } from "../src/reconciler/resync.ts";
 import { FakePlatform } from "./kernel/fake-platform.ts";
 import { bindings, statusOf, widgets, type Status, type Subject } from "./kernel/subjects.ts";
 import { WIDGETS } from "./kernel/widgets.ts";
+import { prismaOf } from "@stream-registry/store/testing";
 import { eventually } from "./support/eventually.ts";
 
 const CONFIG: ReconcilerConfig = {
@@ -87,7 +88,7 @@ describe.each(databaseKinds)("the reconcile kernel on %s", (databaseKind) => {
         `ONLINE at ${generation}`,
       );
     const statusEntries = (name: string) =>
-      db().prisma.change.findMany({
+      prismaOf(db().prisma).change.findMany({
         where: { entityType: subject.kind, entityKey: { endsWith: name }, action: "status" },
         orderBy: { id: "asc" }, // insertion order; seq is given when the log is read
       });
@@ -103,10 +104,10 @@ describe.each(databaseKinds)("the reconcile kernel on %s", (databaseKind) => {
       });
       expect(platform.resources.get(name)).toEqual(subject.spec(1));
       const { observations, observationKey } = subject.handler.resource;
-      const [observed] = await db().prisma.$queryRaw<{ message: string }[]>`
+      const [observed] = await prismaOf(db().prisma).$queryRaw<{ message: string }[]>`
         SELECT message FROM ${observations} WHERE ${observationKey} = ${id}::uuid`;
       expect(observed?.message).toBe(`made as {"size":1}`);
-      expect(await db().prisma.job.count({ where: { targetId: id } })).toBe(0);
+      expect(await prismaOf(db().prisma).job.count({ where: { targetId: id } })).toBe(0);
       expect((await statusEntries(name)).map((entry) => entry.data)).toEqual([{ phase: "ONLINE" }]);
     });
 
@@ -172,7 +173,7 @@ describe.each(databaseKinds)("the reconcile kernel on %s", (databaseKind) => {
         observedGeneration: null,
         message: "create refused for good",
       });
-      expect(await db().prisma.job.count({ where: { targetId: id } })).toBe(0);
+      expect(await prismaOf(db().prisma).job.count({ where: { targetId: id } })).toBe(0);
       await subject.change(name, 2);
       await online(id, 2);
       expect(platform.resources.get(name)).toEqual(subject.spec(2));
@@ -298,7 +299,7 @@ describe.each(databaseKinds)("the reconcile kernel on %s", (databaseKind) => {
       );
       const job = await eventually(
         async () => {
-          const row = await open.db!.prisma.job.findFirst({ where: { kind: "nonesuch" } });
+          const row = await prismaOf(open.db!.prisma).job.findFirst({ where: { kind: "nonesuch" } });
           return row && row.attempts >= 2 ? row : undefined;
         },
         20_000,

@@ -9,6 +9,7 @@ import { RegistryIdentity } from "../../src/identity.ts";
 import { createServices } from "../../src/services/services.ts";
 import type { FakePlatform } from "./fake-platform.ts";
 import { createWidgetTables, widgetHandler, widgetWrites } from "./widgets.ts";
+import { prismaOf } from "@stream-registry/store/testing";
 
 /** The status block of one resource, as the kernel test reads it. */
 export interface Status {
@@ -120,7 +121,7 @@ export const widgets: SubjectFactory = async (db, platform) => {
 
 /** The status block of `id` in `resource`'s table; null once the row is gone. */
 export async function statusOf(db: Database, resource: ResourceTable, id: string): Promise<Status | null> {
-  const [row] = await db.prisma.$queryRaw<
+  const [row] = await prismaOf(db.prisma).$queryRaw<
     {
       generation: number;
       observed_generation: number | null;
