@@ -30,6 +30,9 @@ export interface ConfigMapDefinition {
  * A stream provider: a plugin that realizes the registry's desired state on one kind of platform.
  * Export it as a named constant: `export const kafkaProvider = { ... } satisfies StreamProvider`.
  * Only `infrastructure` is required; a provider without e.g. `schemas` does not support schemas.
+ * Every realized kind is managed on one shape, ResourceManager (resource-manager.ts): `sources`,
+ * `sinks` and `replication` are ones, and the bindings of `infrastructure` are one through
+ * `bindingManager`.
  */
 export interface StreamProvider {
   /** What clusters name in `provider`, e.g. "kafka". */
