@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kafkaClient, startKafkaClusters } from "../src/index.ts";
 import type { KafkaCluster } from "../src/index.ts";
 import { dumpKafkaLogsOnFailure } from "../src/kafka/vitest.ts";
+import { startOwner } from "./support/processes.ts";
 
 function brokerPid(cluster: KafkaCluster): number {
   const state = JSON.parse(readFileSync(join(cluster.dir, "cluster.json"), "utf8")) as { pid: number | null };
@@ -88,20 +89,9 @@ describe("private Kafka clusters", () => {
 
 describe("a broker whose owner process dies", () => {
   it("is stopped by its watchdog", async () => {
-    const { spawn } = await import("node:child_process");
     const fixture = join(import.meta.dirname, "fixtures", "start-cluster-and-wait.ts");
-    const owner = spawn(process.execPath, ["--import", "tsx", fixture], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    const line = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      owner.stdout.on("data", (chunk: Buffer) => {
-        out += chunk.toString();
-        if (out.includes("\n")) resolve(out.split("\n")[0] ?? "");
-      });
-      owner.on("exit", (code) => reject(new Error(`fixture exited with ${code} before starting a cluster`)));
-    });
-    const { dir } = JSON.parse(line) as { dir: string };
+    const { owner, reported } = await startOwner<{ dir: string }>(fixture);
+    const { dir } = reported;
     const state = JSON.parse(readFileSync(join(dir, "cluster.json"), "utf8")) as {
       pid: number;
       ownerPids: number[];

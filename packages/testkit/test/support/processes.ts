@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 
 /** Whether `pid` is a process that has not exited (an exited one nobody reaped yet is not). */
@@ -28,4 +29,26 @@ export function registriesOf(owner: number): number[] {
       }
     })
     .filter(running);
+}
+
+/**
+ * Runs `fixture` (a script that starts something, reports it in one line on stdout, then waits to
+ * be killed) as a test-like parent; resolves with the process and that line, parsed as JSON.
+ */
+export async function startOwner<T>(
+  fixture: string,
+  args: string[] = [],
+): Promise<{ owner: ReturnType<typeof spawn>; reported: T }> {
+  const owner = spawn(process.execPath, ["--import", "tsx", fixture, ...args], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    owner.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes("\n")) resolve(out.split("\n")[0] ?? "");
+    });
+    owner.on("exit", (code) => reject(new Error(`${fixture} exited with ${code} before reporting`)));
+  });
+  return { owner, reported: JSON.parse(line) as T };
 }
