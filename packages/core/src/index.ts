@@ -26,3 +26,4 @@ export * from "./schema-registry.ts";
 export { quote } from "./quote.ts";
 export * from "./subject-names.ts";
 export * from "./redirects.ts";
+export * from "./uuid.ts";

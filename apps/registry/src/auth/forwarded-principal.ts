@@ -1,8 +1,8 @@
+import { isUuid } from "@stream-registry/core";
 import type { Hop, Lineage, Principal } from "@stream-registry/core";
 import type { JWTPayload } from "jose";
 import { AuthenticationError } from "./authentication-error.ts";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The most groups a forwarded user may carry. */
 const MAX_GROUPS = 256;
 /** The most registries a forwarded request may have come through (graphql/child-calls.ts, MAX_HOPS). */
@@ -71,7 +71,7 @@ function chainOf(claim: unknown, parent: string, lineage: Lineage): Hop[] {
     if (typeof act !== "object" || act === null || typeof act.sub !== "string")
       throw new AuthenticationError("claim act not valid");
     const id = act.sub.slice(REGISTRY.length);
-    if (!act.sub.startsWith(REGISTRY) || !UUID.test(id))
+    if (!act.sub.startsWith(REGISTRY) || !isUuid(id))
       throw new AuthenticationError(`claim act not valid: ${act.sub} is not a registry`);
     if (id === lineage.id || hops.some((hop) => hop.id === id))
       throw new AuthenticationError(`claim act not valid: registry:${id} acts twice or is this registry`);

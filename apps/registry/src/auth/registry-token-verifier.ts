@@ -1,3 +1,4 @@
+import { isUuid } from "@stream-registry/core";
 import { createPublicKey } from "node:crypto";
 import type { Lineage, Principal } from "@stream-registry/core";
 import {
@@ -16,7 +17,6 @@ import { peekJwt } from "./jwt-errors.ts";
 import { REGISTRY_KEY_ALGORITHMS, REGISTRY_TOKEN_TTL_S } from "./registry-keys.ts";
 import type { ReplayCache } from "./replay-cache.ts";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Clock skew allowed between registries (their clocks are expected to be synchronized). */
 const CLOCK_TOLERANCE_S = 5;
 /**
@@ -70,7 +70,7 @@ export class RegistryTokenVerifier implements Verifier {
     const { header, claims } = peekJwt(credential, REGISTRY_KEY_ALGORITHMS);
     const issuer = typeof claims.iss === "string" ? claims.iss : "";
     const id = issuer.slice("registry:".length);
-    if (!UUID.test(id)) throw new AuthenticationError(`wrong issuer: ${issuer} is not a registry id`);
+    if (!isUuid(id)) throw new AuthenticationError(`wrong issuer: ${issuer} is not a registry id`);
     const kid = typeof header.kid === "string" ? header.kid : "";
     let pinned = await this.pinnedKeys(id);
     let check = pinned.checks.get(kid);

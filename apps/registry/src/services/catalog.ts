@@ -11,6 +11,7 @@ import {
   type Cluster,
   type Stream,
   type SecretKeyRule,
+  isUuid,
 } from "@stream-registry/core";
 import {
   countBindings,
@@ -115,7 +116,7 @@ export class Catalog {
     const cursor = args.after
       ? cursorFields(args.after, "bindings", { s: "string", t: "number", id: "string" })
       : undefined;
-    if (cursor && (!UUID.test(cursor.id) || Number.isNaN(new Date(cursor.t).getTime())))
+    if (cursor && (!isUuid(cursor.id) || Number.isNaN(new Date(cursor.t).getTime())))
       throw badCursor(args.after!);
     const after = cursor && { stream: cursor.s, createdAt: new Date(cursor.t), id: cursor.id };
     const { prisma } = this.deps.db;
@@ -233,7 +234,6 @@ function page<T>(
 }
 
 const MAX_CONFIG_FILTERS = 16;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_BIGINT = 2n ** 63n - 1n;
 
 /**

@@ -7,6 +7,7 @@ import {
   RegistryError,
   userError,
   type UserError,
+  isUuid,
 } from "@stream-registry/core";
 import {
   ChildCalls,
@@ -53,7 +54,6 @@ export interface SelfDescription {
   prove(parent: string, purpose: RegistrationPurpose, digest: string): Promise<string>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_SDL_LENGTH = 1_000_000;
 const MAX_VERSION_LENGTH = 100;
 
@@ -97,7 +97,7 @@ export class ChildRegistryService {
 
   /** The public keys the child `registryId` registered with (empty if it is not registered). */
   async keysOf(registryId: string): Promise<PublicJwk[]> {
-    return (UUID.test(registryId) ? await findChildKeys(this.deps.db.prisma, registryId) : null) ?? [];
+    return (isUuid(registryId) ? await findChildKeys(this.deps.db.prisma, registryId) : null) ?? [];
   }
 
   list(): Promise<ChildRegistry[]> {
@@ -115,7 +115,7 @@ export class ChildRegistryService {
   }
 
   find(registryId: string): Promise<ChildRegistry | null> {
-    return UUID.test(registryId) ? findChildRegistry(this.deps.db.prisma, registryId) : Promise.resolve(null);
+    return isUuid(registryId) ? findChildRegistry(this.deps.db.prisma, registryId) : Promise.resolve(null);
   }
 
   /**
@@ -194,7 +194,7 @@ export class ChildRegistryService {
     const pinned = await this.pinnedKeys(input.registryId);
     if (!pinned) this.authenticate(input.token);
     const errors: UserError[] = [];
-    if (!UUID.test(input.registryId)) {
+    if (!isUuid(input.registryId)) {
       errors.push(userError(ErrorCode.INVALID_INPUT, ["input", "registryId"], "registryId must be a UUID"));
     }
     pushIf(errors, checkName(input.name, ["input", "name"], "namespace name"));
@@ -325,7 +325,7 @@ export class ChildRegistryService {
 
   /** The keys the child `registryId` registered with; null if it is not registered here. */
   private async pinnedKeys(registryId: string): Promise<PublicJwk[] | null> {
-    return UUID.test(registryId) ? findChildKeys(this.deps.db.prisma, registryId) : null;
+    return isUuid(registryId) ? findChildKeys(this.deps.db.prisma, registryId) : null;
   }
 
   private authenticate(token: string | null | undefined): void {

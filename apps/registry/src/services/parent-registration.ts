@@ -1,4 +1,4 @@
-import { checkNamespacePath, ErrorCode, userError, type UserError } from "@stream-registry/core";
+import { checkNamespacePath, ErrorCode, userError, type UserError, isUuid } from "@stream-registry/core";
 import {
   registerWithParent,
   registrationDigest,
@@ -16,7 +16,6 @@ export const PARENT_TIMEOUT_MS = 10_000;
 /** Ancestors a registry accepts from its parent: a deeper tree is a loop being built. */
 const MAX_DEPTH = 32;
 const MAX_PATH_LENGTH = 1_024;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type ParentAnswer =
   | { accepted: true; parent: ParentView }
@@ -80,14 +79,14 @@ export async function registerWith(
  */
 export function checkParentView(info: RegistryInfo, self: string): string | undefined {
   const ancestors: unknown = info.ancestors;
-  if (!UUID.test(info.id)) return `answered with registry id ${JSON.stringify(info.id)}, which is not one`;
+  if (!isUuid(info.id)) return `answered with registry id ${JSON.stringify(info.id)}, which is not one`;
   if (info.namespace.length > MAX_PATH_LENGTH || checkNamespacePath(info.namespace, [])) {
     return `answered with namespace ${JSON.stringify(info.namespace.slice(0, 100))}, which is not a namespace path`;
   }
   if (
     !Array.isArray(ancestors) ||
     ancestors.length > MAX_DEPTH ||
-    !ancestors.every((a) => typeof a === "string" && UUID.test(a))
+    !ancestors.every((a) => typeof a === "string" && isUuid(a))
   ) {
     return `answered with ancestors that are not a list of at most ${MAX_DEPTH} registry ids`;
   }
