@@ -1,9 +1,8 @@
-import { Agent, request } from "node:http";
 import { expect } from "vitest";
 import {
   createAgain,
   dropUnderneath,
-  TEST_AUTHORIZATION,
+  postGraphQL,
   type RegistryNode,
   type TestDatabase,
 } from "@stream-registry/testkit";
@@ -49,36 +48,6 @@ export async function databaseProbes(t: TreeWorld, tally: Tally): Promise<void> 
   });
 }
 
-/** One POST on `agent`'s kept-alive connections; rejects when it gets no answer. */
-function post(agent: Agent, url: string, body: unknown): Promise<{ status: number; body: unknown }> {
-  const payload = Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const req = request(url, {
-      agent,
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "content-length": payload.length,
-        authorization: TEST_AUTHORIZATION,
-      },
-    });
-    req.once("error", reject);
-    req.once("response", (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.once("error", reject);
-      res.once("end", () => {
-        try {
-          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
-        } catch (error) {
-          reject(error as Error);
-        }
-      });
-    });
-    req.end(payload);
-  });
-}
-
 /**
  * Finding 8: /gcp gets SIGTERM while 20 writers create streams on kept-alive connections. It takes
  * no new request, answers every one in flight and exits well within its deadline (10 s); every
@@ -87,7 +56,6 @@ function post(agent: Agent, url: string, body: unknown): Promise<{ status: numbe
 export async function shutdownProbes(t: TreeWorld, tally: Tally): Promise<void> {
   const c = "SIGTERM under keep-alive writers (finding 8)";
   const { gcp } = t;
-  const agent = new Agent({ keepAlive: true, maxSockets: WRITERS });
   const answered = new Set<string>();
   const unanswered = new Set<string>();
   const refusals: unknown[] = [];
@@ -95,13 +63,16 @@ export async function shutdownProbes(t: TreeWorld, tally: Tally): Promise<void> 
   const writer = async (w: number) => {
     for (let i = 0; ; i++) {
       const name = `w${w}_${i}`;
-      const answer = await post(agent, gcp.url, {
-        query: Q.createStream,
-        variables: { input: { name } },
-      }).catch(() => undefined);
+      // fetch keeps its connections alive (undici's pool): each writer's requests reuse one.
+      const answer = await postGraphQL<{ createStream?: { userErrors?: unknown[] } }>(
+        gcp.url,
+        Q.createStream,
+        {
+          input: { name },
+        },
+      ).catch(() => undefined);
       if (!answer) return unanswered.add(name);
-      const payload = (answer.body as { data?: { createStream?: { userErrors?: unknown[] } } }).data
-        ?.createStream;
+      const payload = answer.data?.createStream;
       if (answer.status === 200 && payload?.userErrors?.length === 0) answered.add(name);
       else refusals.push(answer);
       // Stopped once writes flow (or are refused): a writer ends with the request that goes unanswered.
@@ -118,7 +89,6 @@ export async function shutdownProbes(t: TreeWorld, tally: Tally): Promise<void> 
     return performance.now() - started;
   };
   await Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w)));
-  agent.destroy();
   const ms = await stopped;
   const logs = gcp.logs();
   t.earlierLogs.set("/gcp (before SIGTERM)", logs);

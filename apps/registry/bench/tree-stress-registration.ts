@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
 import {
   copyDatabase,
@@ -6,11 +6,13 @@ import {
   mutate,
   postGraphQL,
   TREE_TOKEN,
+  type RedirectTrap,
   type RegistryNode,
 } from "@stream-registry/testkit";
 import { Q } from "../test/support/security-corpus.ts";
+import { publicJwk } from "../test/support/seed-tree.ts";
 import { codesOf, type Tally } from "./tree-stress-tally.ts";
-import type { Cleanups, ForbiddenRedirect, TreeWorld } from "./tree-stress-world.ts";
+import type { Cleanups, TreeWorld } from "./tree-stress-world.ts";
 
 const REGISTER = `mutation ($input: RegisterChildRegistryInput!) {
   registerChildRegistry(input: $input) { child { path url } userErrors { code field message } } }`;
@@ -19,12 +21,6 @@ const UNREGISTER = `mutation ($input: UnregisterChildRegistryInput!) {
 const CHILDREN = `{ childRegistries { path url registryId suspendedAt } }`;
 type UserError = { code: string; field: string[]; message: string };
 type Registered = { registerChildRegistry: { child: unknown; userErrors: UserError[] } };
-
-/** A fresh Ed25519 public key as a registry publishes it. */
-const jwk = () => ({
-  ...(generateKeyPairSync("ed25519").publicKey.export({ format: "jwk" }) as Record<string, string>),
-  kid: randomUUID(),
-});
 
 /** A registration as anyone can send it: to `parent`, without an Authorization header. */
 async function register(parent: RegistryNode, input: Record<string, unknown>): Promise<UserError[]> {
@@ -39,7 +35,7 @@ async function register(parent: RegistryNode, input: Record<string, unknown>): P
         version: "0.1.0",
         sdl,
         token: TREE_TOKEN,
-        keys: [jwk()],
+        keys: [publicJwk()],
         ...input,
       },
     },
@@ -170,8 +166,12 @@ export async function registrationProbes(t: TreeWorld, tally: Tally, cleanups: C
   });
 }
 
-/** Finding 4: nothing a caller names makes a registry connect past REGISTRY_CONNECT_ALLOW. */
-export async function redirectProbes(t: TreeWorld, tally: Tally, trap: ForbiddenRedirect): Promise<void> {
+/**
+ * Finding 4: nothing a caller names makes a registry connect past REGISTRY_CONNECT_ALLOW. `trap`
+ * redirects from 127.0.0.1 (allowed) to 127.0.0.2 (not).
+ */
+export async function redirectProbes(t: TreeWorld, tally: Tally, trap: RedirectTrap): Promise<void> {
+  const trapPort = new URL(trap.trapUrl).port;
   const c = "redirects and the allow-list (finding 4)";
   const refusedOn = (field: string[], message: RegExp) => [
     expect.objectContaining({ code: "INVALID_INPUT", field, message: expect.stringMatching(message) }),
@@ -190,7 +190,7 @@ export async function redirectProbes(t: TreeWorld, tally: Tally, trap: Forbidden
     );
     for (const host of ["127.0.0.2", "2130706434", "[::ffff:127.0.0.2]"])
       await tally.probe(c, `${label} does not call a child URL at ${host}`, async () =>
-        expect(await register(parent, { url: `http://${host}:${trap.trapPort}/graphql` })).toEqual(
+        expect(await register(parent, { url: `http://${host}:${trapPort}/graphql` })).toEqual(
           refusedOn(["input", "url"], /not in REGISTRY_CONNECT_ALLOW/),
         ),
       );
@@ -203,7 +203,7 @@ export async function redirectProbes(t: TreeWorld, tally: Tally, trap: Forbidden
     c,
     "a kafka cluster's bootstrap server at 127.0.0.2 is refused before connecting",
     async () => {
-      const answer = await declare({ "apache.kafka": { "bootstrap.servers": `127.0.0.2:${trap.trapPort}` } });
+      const answer = await declare({ "apache.kafka": { "bootstrap.servers": `127.0.0.2:${trapPort}` } });
       expect(JSON.stringify(answer.data)).toMatch(/not in REGISTRY_CONNECT_ALLOW/);
       expect(codesOf(answer)).toEqual(["INVALID_INPUT"]);
     },

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import { TEST_AUTHORIZATION, type RegistryNode } from "@stream-registry/testkit";
+import { LISTS, page, type List } from "../test/support/cursor-lists.ts";
 import { Q } from "../test/support/security-corpus.ts";
 import { bearer, type Tally } from "./tree-stress-tally.ts";
 import type { TreeWorld } from "./tree-stress-world.ts";
@@ -88,19 +89,6 @@ export async function shapeProbes(t: TreeWorld, tally: Tally): Promise<void> {
       expect(await raw(node, '{"query":"{ __typename }"}')).toEqual({ status: 200, codes: [] }),
     );
 }
-
-const LISTS = {
-  "streams (INDEX)": "streams(first: 1, after: $after, consistency: INDEX)",
-  "streams (LIVE)": "streams(first: 1, after: $after, consistency: LIVE)",
-  "clusters (INDEX)": "clusters(first: 1, after: $after, consistency: INDEX)",
-  "clusters (LIVE)": "clusters(first: 1, after: $after, consistency: LIVE)",
-  "bindings (INDEX)": "bindings(first: 1, after: $after, consistency: INDEX)",
-  "bindings (LIVE)": "bindings(first: 1, after: $after, consistency: LIVE)",
-  changes: "changes(first: 1, after: $after)",
-  grants: "grants(first: 1, after: $after)",
-} as const;
-type List = keyof typeof LISTS;
-const page = (list: List) => `query ($after: String) { page: ${LISTS[list]} { pageInfo { endCursor } } }`;
 
 /** Finding 10 on the grown tree: each of the root's lists takes its own cursors only. */
 export async function cursorProbes(t: TreeWorld, tally: Tally): Promise<void> {

@@ -1,5 +1,3 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import {
   attach,
   eventually,
@@ -97,54 +95,4 @@ export async function growTree(w: CorpusWorld, cleanups: Cleanups): Promise<Tree
     ...SECRET_VALUES.map((value, i) => [`the corpus's planted secret ${i}`, value] as const),
   ]);
   return { w, root: w.root, aws: w.aws, us, gcp, ids, tokens, used, earlierLogs: new Map() };
-}
-
-/** A redirecting server on 127.0.0.1 (allowed) and the 127.0.0.2 trap it points to (not allowed). */
-export interface ForbiddenRedirect {
-  /** The redirector's origin: every request gets a 307 to the same path at the trap. */
-  url: string;
-  trapUrl: string;
-  trapPort: number;
-  /** Requests that reached the trap: a client that follows redirects (or ignores the list) sends them. */
-  trapped(): number;
-  asked(): number;
-  close(): Promise<void>;
-}
-
-async function listen(server: Server, host: string): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  return (server.address() as AddressInfo).port;
-}
-const closeServer = (server: Server) =>
-  new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
-
-export async function startForbiddenRedirect(): Promise<ForbiddenRedirect> {
-  let trapped = 0;
-  let asked = 0;
-  const trap = createServer((request, response) => {
-    trapped += 1;
-    request.resume();
-    response.writeHead(200, { "content-type": "application/json" }).end('{"data":{}}');
-  });
-  const trapPort = await listen(trap, "127.0.0.2");
-  const trapUrl = `http://127.0.0.2:${trapPort}`;
-  const redirector = createServer((request, response) => {
-    asked += 1;
-    request.resume();
-    response.writeHead(307, { location: `${trapUrl}${request.url ?? "/"}` }).end();
-  });
-  const url = `http://127.0.0.1:${await listen(redirector, "127.0.0.1")}`;
-  return {
-    url,
-    trapUrl,
-    trapPort,
-    trapped: () => trapped,
-    asked: () => asked,
-    close: async () => {
-      await Promise.all([closeServer(trap), closeServer(redirector)]);
-    },
-  };
 }

@@ -29,19 +29,14 @@ import {
   type CorpusWorld,
 } from "../test/support/security-corpus.ts";
 import { expect } from "vitest";
+import { startRedirectTrap } from "@stream-registry/testkit";
 import { databaseProbes, shutdownProbes } from "./tree-stress-faults.ts";
 import { logProbes, queryStringProbes, secretProbes } from "./tree-stress-leaks.ts";
 import { redirectProbes, registrationProbes } from "./tree-stress-registration.ts";
 import { cursorProbes, shapeProbes } from "./tree-stress-shape.ts";
 import { Tally } from "./tree-stress-tally.ts";
 import { groupProbes, identityProbes } from "./tree-stress-trust.ts";
-import {
-  CONNECT_ALLOW,
-  growTree,
-  startForbiddenRedirect,
-  type Cleanups,
-  type TreeWorld,
-} from "./tree-stress-world.ts";
+import { CONNECT_ALLOW, growTree, type Cleanups, type TreeWorld } from "./tree-stress-world.ts";
 
 const { values } = parseArgs({ options: { "skip-corpus": { type: "boolean", default: false } } });
 const started = performance.now();
@@ -72,8 +67,8 @@ async function category(name: string, run: () => Promise<void>): Promise<void> {
 }
 
 try {
-  const trap = await startForbiddenRedirect();
-  cleanups.push(() => trap.close());
+  const trap = await startRedirectTrap(307, "127.0.0.2");
+  cleanups.push(async () => trap[Symbol.asyncDispose]());
   const w = await startCorpusWorld({ REGISTRY_CONNECT_ALLOW: CONNECT_ALLOW });
   cleanups.push(() => w.dispose());
   console.error(

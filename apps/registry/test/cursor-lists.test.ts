@@ -1,24 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mutate, startRegistryTree, type RegistryNode } from "@stream-registry/testkit";
+import { LISTS, page, type List } from "./support/cursor-lists.ts";
 
 // Issue 19, finding 10: a cursor was accepted by another list (clusters(after: <a streams
 // cursor>)) and at the other consistency (streams(consistency: LIVE, after: <an INDEX cursor>)).
 // Every cursor names its list and consistency; any other list refuses it, naming `after` and the
 // list it belongs to.
 
-const LISTS = {
-  "streams (INDEX)": "streams(first: 1, after: $after, consistency: INDEX)",
-  "streams (LIVE)": "streams(first: 1, after: $after, consistency: LIVE)",
-  "clusters (INDEX)": "clusters(first: 1, after: $after, consistency: INDEX)",
-  "clusters (LIVE)": "clusters(first: 1, after: $after, consistency: LIVE)",
-  "bindings (INDEX)": "bindings(first: 1, after: $after, consistency: INDEX)",
-  "bindings (LIVE)": "bindings(first: 1, after: $after, consistency: LIVE)",
-  changes: "changes(first: 1, after: $after)",
-  grants: "grants(first: 1, after: $after)",
-} as const;
-type List = keyof typeof LISTS;
 const names = Object.keys(LISTS) as List[];
-const page = (list: List) => `query ($after: String) { page: ${LISTS[list]} { pageInfo { endCursor } } }`;
 
 describe("cursors carry their list and consistency (production tree / and /aws)", { timeout: 60_000 }, () => {
   let tree: Map<string, RegistryNode>;

@@ -13,9 +13,9 @@ export interface RedirectTrap extends AsyncDisposable {
   asked(): number;
 }
 
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+async function listen(server: Server, host = "127.0.0.1"): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return `http://${host}:${(server.address() as AddressInfo).port}`;
 }
 
 const close = (server: Server) =>
@@ -27,9 +27,10 @@ const close = (server: Server) =>
 /**
  * A server that answers every request with a redirect (`status`, default 307, which keeps the
  * method and body) to the same path on a second server, which counts what arrives and answers 200
- * with JSON. For tests of clients that must not follow redirects: `trapped()` stays 0.
+ * with JSON. For tests of clients that must not follow redirects: `trapped()` stays 0. The trap
+ * listens on `trapHost` (another loopback address, e.g. 127.0.0.2, is another host for an allow-list).
  */
-export async function startRedirectTrap(status = 307): Promise<RedirectTrap> {
+export async function startRedirectTrap(status = 307, trapHost = "127.0.0.1"): Promise<RedirectTrap> {
   let trapped = 0;
   let asked = 0;
   const trap = createServer((request, response) => {
@@ -37,7 +38,7 @@ export async function startRedirectTrap(status = 307): Promise<RedirectTrap> {
     request.resume();
     response.writeHead(200, { "content-type": "application/json" }).end('{"data":{}}');
   });
-  const trapUrl = await listen(trap);
+  const trapUrl = await listen(trap, trapHost);
   const redirector = createServer((request, response) => {
     asked += 1;
     request.resume();
