@@ -64,9 +64,11 @@ async function timeStart(dataDir: string): Promise<Start> {
     buffered = lines.pop() ?? "";
     for (const line of lines) if (line.startsWith("{")) entries.push(JSON.parse(line) as never);
   });
-  const exited = new Promise((resolve) => child.once("exit", resolve));
+  let gone = false;
+  const exited = new Promise((resolve) => child.once("exit", resolve)).finally(() => (gone = true));
   let answerMs: number | undefined;
   while (answerMs === undefined) {
+    if (gone) throw new Error(`${command} exited before it answered`);
     const ok = await fetch(`http://127.0.0.1:${port}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
