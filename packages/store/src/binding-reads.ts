@@ -1,9 +1,9 @@
 import type { Binding, Cluster, Stream } from "@stream-registry/core";
 import { BINDING_COLUMNS, toBinding } from "./binding-row.ts";
-import { JOINED_CLUSTER_COLUMNS, toCluster, toJoinedCluster, type JoinedClusterRow } from "./clusters.ts";
+import { JOINED_CLUSTER_COLUMNS, toCluster, toJoinedCluster, type JoinedClusterRow } from "./cluster-row.ts";
 import type { Db } from "./db.ts";
 import { Prisma } from "./generated/prisma/client.ts";
-import { toStream } from "./streams.ts";
+import { toStream } from "./stream-row.ts";
 import { open } from "./open-db.ts";
 
 /** A binding named by its stream and its cluster, with both. */

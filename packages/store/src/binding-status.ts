@@ -7,11 +7,11 @@ import {
   type Stream,
 } from "@stream-registry/core";
 import { BINDING_JOB } from "./bindings.ts";
-import { JOINED_CLUSTER_COLUMNS, toJoinedCluster, type JoinedClusterRow } from "./clusters.ts";
+import { JOINED_CLUSTER_COLUMNS, toJoinedCluster, type JoinedClusterRow } from "./cluster-row.ts";
 import type { Db } from "./db.ts";
 import { Prisma } from "./generated/prisma/client.ts";
 import { defineResourceTable } from "./resource-table.ts";
-import { JOINED_STREAM_COLUMNS, toJoinedStream, type JoinedStreamRow } from "./streams.ts";
+import { JOINED_STREAM_COLUMNS, toJoinedStream, type JoinedStreamRow } from "./stream-row.ts";
 import { open } from "./open-db.ts";
 
 /** Where bindings keep their status block and observations: the reconcile kernel's first kind. */

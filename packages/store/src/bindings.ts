@@ -1,7 +1,7 @@
 import { Phase } from "@stream-registry/core";
 import { LIVE_PHASES, phaseCaseSql } from "./binding-phase.ts";
 import { BINDING_COLUMNS, toBinding } from "./binding-row.ts";
-import { toCluster } from "./clusters.ts";
+import { toCluster } from "./cluster-row.ts";
 import type { Db } from "./db.ts";
 import type { Tx } from "./transaction.ts";
 import { open } from "./open-db.ts";

@@ -1,9 +1,9 @@
 import type { Binding, Cluster, ConfigValue, Phase, Stream, Visibility } from "@stream-registry/core";
 import { BINDING_COLUMNS, toBinding } from "./binding-row.ts";
-import { toCluster } from "./clusters.ts";
+import { toCluster } from "./cluster-row.ts";
 import type { Db } from "./db.ts";
 import type { Prisma } from "./generated/prisma/client.ts";
-import { toStream } from "./streams.ts";
+import { toStream } from "./stream-row.ts";
 import { ownVisibility, visibleStreamNames } from "./visibility.ts";
 import { open } from "./open-db.ts";
 

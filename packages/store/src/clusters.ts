@@ -11,7 +11,7 @@ import {
 import { touchBindings } from "./bindings.ts";
 import { recordChange } from "./change-log.ts";
 import type { Db, DbClient } from "./db.ts";
-import { Prisma, type Cluster as ClusterRow } from "./generated/prisma/client.ts";
+import { toCluster } from "./cluster-row.ts";
 import {
   openSealed,
   saveEnvelope,
@@ -23,39 +23,6 @@ import {
 import { lockClusterByName } from "./row-locks.ts";
 import { writeTransaction, type Tx } from "./transaction.ts";
 import { open, openClient } from "./open-db.ts";
-
-/** The one place a cluster row becomes a Cluster: its config was checked before it was stored. */
-export function toCluster(row: ClusterRow): Cluster {
-  return { ...row, config: row.config as ConfigMaps };
-}
-
-/** A cluster's columns as a join reads them beside another table's (`c`), prefixed "cluster". */
-export const JOINED_CLUSTER_COLUMNS = Prisma.sql`
-  c.id::text AS "clusterId", c.name AS "clusterName", c.provider AS "clusterProvider",
-  c.config AS "clusterConfig", c.generation AS "clusterGeneration", c.created_at AS "clusterCreatedAt",
-  c.updated_at AS "clusterUpdatedAt"`;
-
-export interface JoinedClusterRow {
-  clusterId: string;
-  clusterName: string;
-  clusterProvider: string;
-  clusterConfig: Prisma.JsonValue;
-  clusterGeneration: number;
-  clusterCreatedAt: Date;
-  clusterUpdatedAt: Date;
-}
-
-export function toJoinedCluster(row: JoinedClusterRow): Cluster {
-  return toCluster({
-    id: row.clusterId,
-    name: row.clusterName,
-    provider: row.clusterProvider,
-    config: row.clusterConfig,
-    generation: row.clusterGeneration,
-    createdAt: row.clusterCreatedAt,
-    updatedAt: row.clusterUpdatedAt,
-  });
-}
 
 /**
  * Who writes, which keys are secret, and the keys secrets are sealed with: the cluster's row and

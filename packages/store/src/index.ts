@@ -18,8 +18,8 @@ export { type ChangeRecord, recordChange } from "./change-log.ts";
 export * from "./child-admin.ts";
 export * from "./child-registries.ts";
 export * from "./cluster-health.ts";
+export { toCluster } from "./cluster-row.ts";
 export {
-  toCluster,
   type ClusterWriter,
   type ClusterSpec,
   findCluster,
@@ -75,8 +75,8 @@ export * from "./schemas/index.ts";
 export * from "./secret-envelopes.ts";
 export * from "./secret-rotation.ts";
 export * from "./secret-sealing.ts";
+export { toStream } from "./stream-row.ts";
 export {
-  toStream,
   findStreamAndCluster,
   type StreamConfigs,
   type StreamWriter,

@@ -9,7 +9,8 @@ import {
 } from "@stream-registry/core";
 import { BINDING_COLUMNS, toBinding } from "./binding-row.ts";
 import { touchBindings } from "./bindings.ts";
-import { JOINED_CLUSTER_COLUMNS, toJoinedCluster, type JoinedClusterRow } from "./clusters.ts";
+import { JOINED_CLUSTER_COLUMNS, toJoinedCluster, type JoinedClusterRow } from "./cluster-row.ts";
+import { JOINED_STREAM_COLUMNS, toJoinedStream, toStream, type JoinedStreamRow } from "./stream-row.ts";
 import { changeInsertSql, recordChange } from "./change-log.ts";
 import { envelopeInsertSql, sealSets, sealUpdate, type SealingPolicy } from "./config-sealing.ts";
 import { lockStream } from "./row-locks.ts";
@@ -17,49 +18,6 @@ import type { Db } from "./db.ts";
 import { Prisma, type Stream as StreamRow } from "./generated/prisma/client.ts";
 import type { Tx } from "./transaction.ts";
 import { open } from "./open-db.ts";
-
-/** The one place a stream row becomes a Stream: its config maps were checked before they were stored. */
-export function toStream(row: StreamRow): Stream {
-  return {
-    ...row,
-    config: row.config as ConfigMaps,
-    producerConfig: row.producerConfig as ConfigMaps,
-    consumerConfig: row.consumerConfig as ConfigMaps,
-  };
-}
-
-/** A stream's columns as a join reads them beside another table's (`s`), prefixed "stream". */
-export const JOINED_STREAM_COLUMNS = Prisma.sql`
-  s.id::text AS "streamId", s.name AS "streamName", s.config AS "streamConfig",
-  s.producer_config AS "streamProducerConfig", s.consumer_config AS "streamConsumerConfig",
-  s.generation AS "streamGeneration", s.deleting AS "streamDeleting", s.created_at AS "streamCreatedAt",
-  s.updated_at AS "streamUpdatedAt"`;
-
-export interface JoinedStreamRow {
-  streamId: string;
-  streamName: string;
-  streamConfig: Prisma.JsonValue;
-  streamProducerConfig: Prisma.JsonValue;
-  streamConsumerConfig: Prisma.JsonValue;
-  streamGeneration: number;
-  streamDeleting: boolean;
-  streamCreatedAt: Date;
-  streamUpdatedAt: Date;
-}
-
-export function toJoinedStream(row: JoinedStreamRow): Stream {
-  return toStream({
-    id: row.streamId,
-    name: row.streamName,
-    config: row.streamConfig,
-    producerConfig: row.streamProducerConfig,
-    consumerConfig: row.streamConsumerConfig,
-    generation: row.streamGeneration,
-    deleting: row.streamDeleting,
-    createdAt: row.streamCreatedAt,
-    updatedAt: row.streamUpdatedAt,
-  });
-}
 
 /**
  * The stream and the cluster a binding names, each null if there is none, in one statement: what
