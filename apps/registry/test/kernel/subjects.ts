@@ -33,6 +33,8 @@ export interface Subject {
   remove(name: string): Promise<void>;
   /** The spec the platform holds for a resource of `size`. */
   spec(size: number): unknown;
+  /** The message of a resource realized at `size`, if its handler's own (else the platform's). */
+  realized?(name: string, size: number): string;
 }
 
 export type SubjectFactory = (db: Database, platform: FakePlatform) => Promise<Subject>;
