@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createSrctl, ExitCode } from "../src/index.ts";
 import { startFakeRegistry } from "./support/fake-registry.ts";
-import { runSrctl } from "./support/run-srctl.ts";
+import { runMain } from "./support/run-main.ts";
 
 // No registry has child namespaces or the planned operations yet, so these cases talk to a small
 // local HTTP server that answers as such a registry will (see support/fake-registry.ts).
@@ -38,7 +38,7 @@ describe("srctl against registries that do what the real one cannot yet", () => 
         ],
       },
     }));
-    const run = await runSrctl(["--registry", registry.url, "-e", "SHOW STREAMS;"]);
+    const run = await runMain(["--registry", registry.url, "-e", "SHOW STREAMS;"]);
     expect(run.code).toBe(ExitCode.PARTIAL);
     expect(run.stdout).toBe(
       "| stream     | bindings | default cluster |\n|------------+----------+-----------------|\n| widgets_v0 |        1 | cluster001      |\n",
@@ -48,7 +48,7 @@ describe("srctl against registries that do what the real one cannot yet", () => 
         "warning: CHILD_UNAVAILABLE (namespace /gcp): child registry did not answer\n",
     );
 
-    const json = await runSrctl(["--registry", registry.url, "--output", "json", "-e", "SHOW STREAMS;"]);
+    const json = await runMain(["--registry", registry.url, "--output", "json", "-e", "SHOW STREAMS;"]);
     expect(json.code).toBe(ExitCode.PARTIAL);
     expect(JSON.parse(json.stdout)).toMatchObject({
       ok: true,
@@ -139,7 +139,7 @@ describe("srctl against registries that do what the real one cannot yet", () => 
         },
       }),
     );
-    const run = await runSrctl(["--registry", registry.url, "apply", "-f", schemasSql]);
+    const run = await runMain(["--registry", registry.url, "apply", "-f", schemasSql]);
     expect(run.code).toBe(ExitCode.OK);
     // The seed's table (seeds/000, "Single Type Schema per Stream").
     expect(run.stdout).toBe(

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registryNode, type RegistryNode } from "@stream-registry/testkit";
 import { ExitCode } from "../src/index.ts";
-import { runSrctl } from "./support/run-srctl.ts";
+import { runMain } from "./support/run-main.ts";
 
 // docs/federation.md's "Building the seed's tree", run as written against three registry processes:
 // the root and /aws each started with an enrollment token of their own, as its diagram shows.
@@ -52,7 +52,7 @@ describe("docs/federation.md's commands, against registry processes", { timeout:
     const [[, awsStatements], [, leafStatements]] = commands as [[string, string], [string, string]];
 
     // The root's token does not enroll a child of /aws: /aws has a token of its own.
-    const wrong = await runSrctl([
+    const wrong = await runMain([
       "--registry",
       leaf.url,
       "-e",
@@ -61,10 +61,10 @@ describe("docs/federation.md's commands, against registry processes", { timeout:
     expect(wrong.code).not.toBe(ExitCode.OK);
     expect(wrong.stderr).toContain("UNAUTHENTICATED");
 
-    const awsRun = await runSrctl(["--registry", aws.url, "-e", concrete(awsStatements)]);
+    const awsRun = await runMain(["--registry", aws.url, "-e", concrete(awsStatements)]);
     expect(awsRun.stderr).toBe("");
     expect(awsRun.stdout.trim().split("\n").at(-1)).toBe('"/aws"');
-    const leafRun = await runSrctl(["--registry", leaf.url, "-e", concrete(leafStatements)]);
+    const leafRun = await runMain(["--registry", leaf.url, "-e", concrete(leafStatements)]);
     expect(leafRun.stderr).toBe("");
     expect(leafRun.stdout.trim().split("\n").at(-1)).toBe('"/aws/us-reg1-xyz"');
   });

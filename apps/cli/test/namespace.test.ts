@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { useRegistryProcess } from "@stream-registry/testkit/vitest";
 import { ExitCode } from "../src/index.ts";
-import { runSrctl } from "./support/run-srctl.ts";
+import { runMain } from "./support/run-main.ts";
 
 // The seed's "Namespaces": a vanilla registry is "/", DECLARE DEFAULT NAMESPACE names it.
 describe("srctl and the registry's namespace", () => {
   const registry = useRegistryProcess("pglite");
-  const srctl = (statements: string) => runSrctl(["--registry", registry().url, "-e", statements]);
+  const srctl = (statements: string) => runMain(["--registry", registry().url, "-e", statements]);
 
   it("shows /, declares a name, and shows /<name>, as the seed does", async () => {
     const before = await srctl("SHOW NAMESPACE;");

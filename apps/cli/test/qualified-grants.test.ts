@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRegistryTree, type RegistryNode } from "@stream-registry/testkit";
 import { ExitCode } from "../src/index.ts";
-import { runSrctl } from "./support/run-srctl.ts";
+import { runMain } from "./support/run-main.ts";
 
 // srctl with issuer-qualified principals (issue 19), against real registries: / and /aws, where
 // /aws does not grant the root's admin anything (each registry's first admin token is named
@@ -9,7 +9,7 @@ import { runSrctl } from "./support/run-srctl.ts";
 describe("srctl: grants naming another registry's token", { timeout: 120_000 }, () => {
   let tree: Map<string, RegistryNode>;
   const at = (path: string) => tree.get(path)!;
-  const srctl = (node: RegistryNode, ...args: string[]) => runSrctl(["--registry", node.url, ...args]);
+  const srctl = (node: RegistryNode, ...args: string[]) => runMain(["--registry", node.url, ...args]);
 
   beforeAll(async () => {
     tree = await startRegistryTree(["/", "/aws"], {

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { spawnRegistry, TEST_AUTHORIZATION } from "@stream-registry/testkit";
 import { usePrivateKafkaClusters, useRegistryProcess } from "@stream-registry/testkit/vitest";
 import { ExitCode } from "../src/index.ts";
+import { runMain } from "./support/run-main.ts";
 import { runSrctl } from "./support/run-srctl.ts";
 
 // What the README promises a new user, run as written so that it cannot rot.
@@ -61,7 +62,7 @@ describe("the README, as a new user runs it", () => {
     // The walkthrough below creates it again, after the README's way to clear it.
     const cleanup = /`npx srctl -e '(DELETE STREAM "widgets_v0" CASCADE;)' --wait`/.exec(readme);
     expect(cleanup, "README says how to run the walkthrough again").not.toBeNull();
-    const cleared = await runSrctl(["--registry", registry().url, "-e", cleanup![1]!, "--wait"]);
+    const cleared = await runMain(["--registry", registry().url, "-e", cleanup![1]!, "--wait"]);
     expect(cleared.stderr).toBe("");
     expect(cleared.stdout).toBe("stream widgets_v0: deleted\n");
   });
@@ -84,7 +85,7 @@ describe("the README, as a new user runs it", () => {
 
   it("runs the Kafka section on the registry that just ran the walkthrough", async () => {
     const statements = kafkaStatements().replace("127.0.0.1:19092", kafka.at(0).bootstrapServers);
-    const run = await runSrctl(["--registry", registry().url, "-e", statements, "--wait"]);
+    const run = await runMain(["--registry", registry().url, "-e", statements, "--wait"]);
     expect(run.stderr).not.toMatch(/error/i);
     expect(run.code).toBe(ExitCode.OK);
     expect(run.stdout).toContain("cluster kafka001 (kafka): created");

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { SchemaRegistry, SchemaType } from "@kafkajs/confluent-schema-registry";
 import { useRegistryProcess } from "@stream-registry/testkit/vitest";
 import { ExitCode } from "../src/index.ts";
-import { runSrctl } from "./support/run-srctl.ts";
+import { runMain } from "./support/run-main.ts";
 
 // docs/schemas.md's producer/consumer recipe, run as written (issue 20, item 2).
 const doc = readFileSync(new URL("../../../docs/schemas.md", import.meta.url), "utf8");
@@ -31,12 +31,12 @@ describe("docs/schemas.md's recipe, against a registry process", () => {
   it("makes a compacted stream whose key and value subjects are the serializers', and tokens that encode and decode", async () => {
     const r = registry();
     // The README's Kafka section declares kafka001; registry-only here, the recipe is about schemas.
-    expect((await runSrctl(["--registry", r.url, "-e", 'DECLARE CLUSTER "kafka001";'])).code).toBe(
+    expect((await runMain(["--registry", r.url, "-e", 'DECLARE CLUSTER "kafka001";'])).code).toBe(
       ExitCode.OK,
     );
     const file = path.join(await mkdtemp(path.join(tmpdir(), "schemas-doc-")), "orders.sql");
     await writeFile(file, recipeSql());
-    const applied = await runSrctl(["--registry", r.url, "apply", "-f", file, "--wait"]);
+    const applied = await runMain(["--registry", r.url, "apply", "-f", file, "--wait"]);
     expect(applied.stderr).toBe("");
     expect(applied.code).toBe(ExitCode.OK);
     const [producerToken, consumerToken] = [...applied.stdout.matchAll(/^(srt_\S+)$/gm)].map((m) => m[1]!);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { TEST_ADMIN_TOKEN } from "@stream-registry/testkit";
 import { useRegistryProcess } from "@stream-registry/testkit/vitest";
 import { createSrctl, ExitCode } from "../src/index.ts";
-import { runSrctl } from "./support/run-srctl.ts";
+import { runMain } from "./support/run-main.ts";
 
 // The test provider (packages/testkit/src/provider/test-provider.ts) is steered by the
 // "test.provider" config map: delayMs, failTimes (retriable), failPermanently.
@@ -11,7 +11,7 @@ describe("--wait", () => {
   const cluster = 'DECLARE CLUSTER "wait_c" WITH PROVIDER "test";';
 
   it("waits through retries until the binding is ONLINE, with progress on stderr", async () => {
-    const run = await runSrctl([
+    const run = await runMain([
       "--registry",
       registry().url,
       "--wait",
@@ -28,7 +28,7 @@ describe("--wait", () => {
   });
 
   it("ends with the wait-failed code when the binding becomes FAILED", async () => {
-    const run = await runSrctl([
+    const run = await runMain([
       "--registry",
       registry().url,
       "--wait",
