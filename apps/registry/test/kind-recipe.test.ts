@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import type * as Core from "@stream-registry/core";
 import type * as Sdl from "../src/graphql/sdl.ts";
 import type * as Resolvers from "../src/graphql/resolvers/index.ts";
-import { attach, TREE_TOKEN } from "@stream-registry/testkit";
-import { eventually, useTestRegistry } from "./support/test-registry.ts";
+import { attach, TREE_TOKEN, eventually } from "@stream-registry/testkit";
+import { useTestRegistry } from "./support/test-registry.ts";
 import { createWidget } from "./support/widget-kind.ts";
 
 // docs/architecture.md's recipe "Adding a kind", walked by a kind of the test's own, Widget, with

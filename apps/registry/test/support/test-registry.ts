@@ -16,7 +16,6 @@ import { loadConfig, startRegistry, type RegistryConfig, type RunningRegistry } 
 
 // The registry's own tests run it in this process, to reach its internals (the reconciler, the
 // database); other packages' tests start it as a process (useRegistryProcess in the testkit).
-export { eventually, testProviderModule } from "@stream-registry/testkit";
 
 /** `query` fails the test on GraphQL errors; `request` returns the raw response. */
 export interface TestRegistry extends RunningRegistry, RegistryClient {

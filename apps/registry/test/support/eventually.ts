@@ -1,1 +1,0 @@
-export { eventually } from "@stream-registry/testkit";

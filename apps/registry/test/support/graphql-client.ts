@@ -1,1 +1,0 @@
-export { postGraphQL, type GraphQLResponse } from "@stream-registry/testkit";
