@@ -98,7 +98,7 @@ describe("authorization in the services", () => {
       services.catalog.streams(null, args, all).then((p) => p.totalCount()),
       services.catalog.clusters(null, args, all).then((p) => p.totalCount()),
       services.catalog.bindings(null, args, all).then((p) => p.totalCount()),
-      services.catalog.changes(args, all).then((p) => p.totalCount()),
+      services.changeFeed.changes(args, all).then((p) => p.totalCount()),
     ]);
   }
 

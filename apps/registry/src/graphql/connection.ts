@@ -1,4 +1,4 @@
-import type { Page } from "../services/catalog.ts";
+import type { Page } from "../services/page.ts";
 
 export interface ConnectionModel<T> {
   edges: { node: T; cursor: string }[];

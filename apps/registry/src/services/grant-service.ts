@@ -29,7 +29,7 @@ import {
   type GrantPosition,
   type StoredGrant,
 } from "@stream-registry/store";
-import type { Page, PageArgs } from "./catalog.ts";
+import type { Page, PageArgs } from "./page.ts";
 import type { Caller, ServiceDeps } from "./deps.ts";
 import { collect, pushIf, throwIfAny, UserErrors } from "./user-errors.ts";
 

@@ -6,6 +6,7 @@ import type { ClusterPresets } from "../cluster-presets.ts";
 import type { RegistryIdentity } from "../identity.ts";
 import { BindingService } from "./binding-service.ts";
 import { Catalog } from "./catalog.ts";
+import { ChangeFeed } from "./change-feed.ts";
 import { ClusterService } from "./cluster-service.ts";
 import type { ConnectGuard } from "./connect-guard.ts";
 import { DiscoveryIndex } from "./discovery-index-service.ts";
@@ -23,6 +24,8 @@ export interface Services {
   streams: StreamService;
   bindings: BindingService;
   catalog: Catalog;
+  /** The change log as a list, whose empty pages may wait for an entry (a parent follows it). */
+  changeFeed: ChangeFeed;
   health: HealthService;
   namespaces: NamespaceService;
   parent: ParentService;
@@ -71,6 +74,7 @@ export function createServices(
     streams: new StreamService(deps),
     bindings: new BindingService(deps),
     catalog: new Catalog(deps),
+    changeFeed: new ChangeFeed(deps),
     health: new HealthService(options.healthIntervalMs ?? 0),
     namespaces: new NamespaceService(deps, options.identity, parent),
     parent,

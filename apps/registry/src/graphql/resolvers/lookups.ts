@@ -1,5 +1,6 @@
 import type { Binding, Cluster, Stream } from "@stream-registry/core";
-import type { ClusterFilter, NameFilter, PageArgs } from "../../services/catalog.ts";
+import type { ClusterFilter, NameFilter } from "../../services/catalog.ts";
+import type { PageArgs } from "../../services/page.ts";
 import { accessOf } from "../authorize.ts";
 import type { GraphQLContext } from "../context.ts";
 import { toConnection } from "../connection.ts";

@@ -48,6 +48,8 @@ export const Query: QueryResolvers = {
       return toConnection(found);
     }),
   changes: async (_, { first, after, waitMs }, context) =>
-    toConnection(await context.services.catalog.changes({ first, after, waitMs }, await accessOf(context))),
+    toConnection(
+      await context.services.changeFeed.changes({ first, after, waitMs }, await accessOf(context)),
+    ),
   indexLag: (_, __, context) => indexLag(context, () => true),
 };
