@@ -18,7 +18,7 @@ const currentFile = path.join(distDir, "current.json");
 /** Bumped when what a build makes changes without any of its inputs changing. */
 const FORMAT = 2;
 /** Older builds are removed once a newer one is current and they are this old (a start may be reading one). */
-const KEEP_OLD_MS = 60 * 60 * 1000;
+const KEEP_OLD_MS = 10 * 60 * 1000;
 
 /**
  * npm packages that stay imports from node_modules: they read files beside their own modules
