@@ -1,20 +1,12 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import {
-  checkName,
   checkNamespacePath,
   ErrorCode,
   namespacePath,
   RegistryError,
   userError,
-  type UserError,
   isUuid,
 } from "@stream-registry/core";
-import {
-  ChildCalls,
-  schemaGaps,
-  type RegistrationPurpose,
-  type RegistryInfo,
-} from "@stream-registry/federation";
+import { ChildCalls, type RegistrationPurpose, type RegistryInfo } from "@stream-registry/federation";
 import {
   findChildKeys,
   findChildRegistry,
@@ -30,16 +22,22 @@ import {
   type ChildRoute,
   type PublicJwk,
 } from "@stream-registry/store";
-import { checkPublicKeys, publicKeysOf } from "../auth/public-keys.ts";
+import { publicKeysOf } from "../auth/public-keys.ts";
 import type { RegistryIdentity } from "../identity.ts";
 import { ChildRoutes } from "./child-routes.ts";
 import { checkChildAnswers } from "./child-identity-check.ts";
+import {
+  checkRegistrationFields,
+  EnrollmentToken,
+  refuseCycle,
+  refuseSchemaGaps,
+  suspendedRefusal,
+} from "./child-registration-checks.ts";
 import { suspensionRefusal } from "./child-suspension.ts";
 import { checkRegistrationProof, proofRefusal } from "./registration-proof-check.ts";
-import { checkRegistryUrl } from "./registry-url.ts";
-import { ConnectGuard, urlTarget } from "./connect-guard.ts";
+import { ConnectGuard } from "./connect-guard.ts";
 import type { Actor, ServiceDeps } from "./deps.ts";
-import { pushIf, throwIfAny, UserErrors } from "./user-errors.ts";
+import { throwIfAny, UserErrors } from "./user-errors.ts";
 
 /** What this registry says of itself to the registries it talks to. */
 export interface SelfDescription {
@@ -54,16 +52,13 @@ export interface SelfDescription {
   prove(parent: string, purpose: RegistrationPurpose, digest: string): Promise<string>;
 }
 
-const MAX_SDL_LENGTH = 1_000_000;
-const MAX_VERSION_LENGTH = 100;
-
 /**
  * The parent side of the hierarchy: the registries that registered with this one. A child
  * registers with this registry's enrollment token (REGISTRY_ENROLLMENT_TOKEN); without one this
  * registry accepts no children.
  */
 export class ChildRegistryService {
-  private readonly token: Buffer | undefined;
+  private readonly token: EnrollmentToken;
   private readonly routeCache = new ChildRoutes(() => listChildRoutes(this.deps.db.prisma));
   /** Why the child at a URL is not to be called (an admin here suspended it), or undefined. */
   readonly refusal = suspensionRefusal(
@@ -81,7 +76,7 @@ export class ChildRegistryService {
     /** Where a caller may make the registry connect (REGISTRY_CONNECT_ALLOW): a child's URL is called. */
     private readonly connect: ConnectGuard = ConnectGuard.UNRESTRICTED,
   ) {
-    this.token = enrollmentToken ? createHash("sha256").update(enrollmentToken, "utf8").digest() : undefined;
+    this.token = new EnrollmentToken(enrollmentToken);
   }
 
   /** Who this registry is, as its children and its parent see it. */
@@ -192,67 +187,11 @@ export class ChildRegistryService {
     { actor }: Actor,
   ): Promise<{ child: ChildRegistry; parent: RegistryInfo }> {
     const pinned = await this.pinnedKeys(input.registryId);
-    if (!pinned) this.authenticate(input.token);
-    const errors: UserError[] = [];
-    if (!isUuid(input.registryId)) {
-      errors.push(userError(ErrorCode.INVALID_INPUT, ["input", "registryId"], "registryId must be a UUID"));
-    }
-    pushIf(errors, checkName(input.name, ["input", "name"], "namespace name"));
-    const badUrl = checkRegistryUrl(input.url, ["input", "url"]);
-    pushIf(errors, badUrl);
-    // This registry will call the child there (forwarded requests, its index, probes).
-    if (!badUrl) {
-      errors.push(
-        ...(await this.connect.refusals([urlTarget(input.url, ["input", "url"], "child registry URL")])),
-      );
-    }
-    if (input.version.length === 0 || input.version.length > MAX_VERSION_LENGTH) {
-      errors.push(
-        userError(
-          ErrorCode.INVALID_INPUT,
-          ["input", "version"],
-          `version must have 1 to ${MAX_VERSION_LENGTH} characters`,
-        ),
-      );
-    }
-    if (input.sdl.length > MAX_SDL_LENGTH) {
-      errors.push(
-        userError(
-          ErrorCode.INVALID_INPUT,
-          ["input", "sdl"],
-          `sdl must have at most ${MAX_SDL_LENGTH} characters`,
-        ),
-      );
-    }
-    const badKeys =
-      checkPublicKeys(input.keys ?? []) ??
-      (input.keys?.length
-        ? undefined
-        : "keys must hold the registry's Ed25519 public keys (JWKs): none were given");
-    if (badKeys) errors.push(userError(ErrorCode.INVALID_INPUT, ["input", "keys"], badKeys));
-    throwIfAny(errors);
+    if (!pinned) this.token.check(input.token);
+    throwIfAny(await checkRegistrationFields(input, this.connect));
     const self = this.info();
-    if (input.registryId === self.id || self.ancestors.includes(input.registryId)) {
-      throw new UserErrors([
-        userError(
-          ErrorCode.INVALID_INPUT,
-          ["input", "registryId"],
-          input.registryId === self.id
-            ? `registry ${input.registryId} is this registry (${self.namespace}): a registry cannot be its own parent`
-            : `registry ${input.registryId} is an ancestor of this registry (${self.namespace}): registering it here would make a cycle`,
-        ),
-      ]);
-    }
-    const gaps = schemaGaps(this.self.sdl, input.sdl);
-    if (gaps.length > 0) {
-      throw new UserErrors([
-        userError(
-          ErrorCode.INCOMPATIBLE,
-          ["input", "sdl"],
-          `this registry (version ${self.version}) cannot serve the child's schema: ${gaps.join("; ")}`,
-        ),
-      ]);
-    }
+    refuseCycle(input.registryId, self);
+    refuseSchemaGaps(this.self.sdl, input.sdl, self);
     const { token: _token, proof, keys, ...rest } = input;
     const registration: ChildRegistration = {
       ...rest,
@@ -269,13 +208,7 @@ export class ChildRegistryService {
         })
       : { enrolled: true };
     if (await isChildSuspended(this.deps.db.prisma, input.registryId)) {
-      throw new UserErrors([
-        userError(
-          ErrorCode.FORBIDDEN,
-          ["input", "registryId"],
-          `registry ${input.registryId} is a child registry suspended here: an admin of ${self.namespace} suspended it, and its registration stays as it was until they resume it`,
-        ),
-      ]);
+      throw suspendedRefusal(input.registryId, self);
     }
     // Last, as it calls out: the URL must answer as the registering registry, with these keys.
     const unlike = await checkChildAnswers(registration);
@@ -326,32 +259,5 @@ export class ChildRegistryService {
   /** The keys the child `registryId` registered with; null if it is not registered here. */
   private async pinnedKeys(registryId: string): Promise<PublicJwk[] | null> {
     return isUuid(registryId) ? findChildKeys(this.deps.db.prisma, registryId) : null;
-  }
-
-  private authenticate(token: string | null | undefined): void {
-    if (!this.token) {
-      throw new UserErrors([
-        userError(
-          ErrorCode.UNSUPPORTED,
-          ["input", "token"],
-          "this registry accepts no child registries: start it with REGISTRY_ENROLLMENT_TOKEN set to a secret, and give that secret to its children (DECLARE PARENT REGISTRY ... WITH TOKEN)",
-        ),
-      ]);
-    }
-    // Digests of equal length, compared in constant time: the answer's timing tells nothing.
-    const shown = createHash("sha256")
-      .update(token ?? "", "utf8")
-      .digest();
-    if (!timingSafeEqual(shown, this.token)) {
-      throw new UserErrors([
-        userError(
-          ErrorCode.UNAUTHENTICATED,
-          ["input", "token"],
-          token
-            ? "the enrollment token is not this registry's"
-            : "this registry id is not registered here: its first registration takes this registry's enrollment token (DECLARE PARENT REGISTRY ... WITH TOKEN)",
-        ),
-      ]);
-    }
   }
 }
