@@ -55,7 +55,6 @@ type Relation = (
  */
 const RELATIONS: Record<string, Record<string, Relation>> = {
   Stream: {
-    subjectNameStrategy: () => "RECORD_NAME", // ISSUE21-DEMO temporary
     bindings: (key, _, context) => bindingsOf(context, "stream", key),
     defaultBinding: async (key, _, context) => {
       const binding = (await indexedBindings(context, "stream", key)).find((b) => b.isDefault);
