@@ -1,4 +1,5 @@
-# Stream Registry: runs the TypeScript sources directly (tsx), so there is no build stage.
+# Stream Registry. `npm ci` builds the registry (esbuild, at postinstall: apps/registry/bin/build.mjs)
+# and the PGlite template, so there is no separate build stage; `npm start` runs that build.
 FROM node:20-bookworm-slim
 
 WORKDIR /app
