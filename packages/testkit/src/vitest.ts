@@ -1,3 +1,4 @@
 // Vitest hooks (they import vitest, so they are not in the package's main entry).
 export * from "./kafka/vitest.ts";
 export * from "./registry/use-registry-process.ts";
+export * from "./kafka/connect-vitest.ts";

@@ -11,8 +11,8 @@ const run = promisify(execFile);
 
 /**
  * Runs the JVM in the background and ends it as soon as one of the owner processes is gone, so a
- * crashed or killed Vitest never leaves brokers behind. SIGTERM to this shell stops the broker
- * gracefully. OWNERS empty means no owner (the developer clusters of `npm run kafka:up`).
+ * crashed or killed Vitest never leaves brokers or Connect workers behind. SIGTERM to this shell
+ * stops the JVM gracefully. OWNERS empty means no owner (the developer clusters of `npm run kafka:up`).
  */
 const WATCHDOG = `
 "$@" &
@@ -81,19 +81,27 @@ export async function formatStorage(
 
 /** Starts kafka.Kafka under the watchdog in its own process group; returns the watchdog's pid. */
 export function spawnBroker(files: BrokerFiles, ownerPids: readonly number[]): number {
-  const log = openSync(files.logFile, "a");
+  return spawnWatchedJava(javaArgs(files, "kafka.Kafka", [files.configFile]), files.logFile, ownerPids);
+}
+
+/**
+ * Starts `java ...args` under the watchdog in its own process group, its output appended to
+ * `logFile`; returns the watchdog's pid (for `stopWatched`). A broker or a Connect worker.
+ */
+export function spawnWatchedJava(
+  args: readonly string[],
+  logFile: string,
+  ownerPids: readonly number[],
+): number {
+  const log = openSync(logFile, "a");
   try {
-    const child = spawn(
-      "sh",
-      ["-c", WATCHDOG, "kafka-watchdog", "java", ...javaArgs(files, "kafka.Kafka", [files.configFile])],
-      {
-        detached: true,
-        stdio: ["ignore", log, log],
-        env: { ...process.env, OWNERS: ownerPids.join(" ") },
-      },
-    );
+    const child = spawn("sh", ["-c", WATCHDOG, "kafka-watchdog", "java", ...args], {
+      detached: true,
+      stdio: ["ignore", log, log],
+      env: { ...process.env, OWNERS: ownerPids.join(" ") },
+    });
     child.unref();
-    if (child.pid === undefined) throw new Error("Could not spawn the Kafka broker (sh not found?)");
+    if (child.pid === undefined) throw new Error("Could not spawn java under the watchdog (sh not found?)");
     return child.pid;
   } finally {
     closeSync(log);
@@ -101,7 +109,7 @@ export function spawnBroker(files: BrokerFiles, ownerPids: readonly number[]): n
 }
 
 /** SIGTERM (a controlled shutdown), then SIGKILL to the whole process group after the grace period. */
-export async function stopBroker(pid: number, graceMs = 30_000): Promise<void> {
+export async function stopWatched(pid: number, graceMs = 30_000): Promise<void> {
   if (!signal(pid, "SIGTERM")) return;
   const deadline = Date.now() + graceMs;
   while (isAlive(pid)) {

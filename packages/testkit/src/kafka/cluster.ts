@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { KafkaConfig } from "kafkajs";
-import { formatStorage, spawnBroker, stopBroker } from "./broker-process.ts";
+import { formatStorage, spawnBroker, stopWatched } from "./broker-process.ts";
 import type { BrokerFiles } from "./broker-process.ts";
 import { log4j2Properties, serverProperties } from "./config.ts";
 import { ensureKafkaJars } from "./jars.ts";
@@ -166,7 +166,7 @@ export async function createKafkaCluster(options: KafkaClusterOptions = {}): Pro
   };
   const stop = async () => {
     if (state.pid === null) return;
-    await stopBroker(state.pid);
+    await stopWatched(state.pid);
     state.pid = null;
     await save();
   };
@@ -192,12 +192,12 @@ export async function createKafkaCluster(options: KafkaClusterOptions = {}): Pro
   };
 }
 
-function readLogTail(file: string, lines: number): string {
+export function readLogTail(file: string, lines: number): string {
   let fd: number;
   try {
     fd = openSync(file, "r");
   } catch {
-    return "(no broker log yet)";
+    return "(no log yet)";
   }
   try {
     const size = fstatSync(fd).size;

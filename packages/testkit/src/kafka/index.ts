@@ -6,3 +6,8 @@ export { sharedKafkaClusters, sharedKafkaSpec } from "./shared.ts";
 export type { SharedKafkaCluster, SharedKafkaSpec } from "./shared.ts";
 export type { KafkaClusterSecurity, KafkaSecurityProtocol } from "./security.ts";
 export { KAFKA_VERSION } from "./version.ts";
+export { CONNECT_VERSION } from "./version.ts";
+export { createConnectWorker, startConnectWorker } from "./connect-worker.ts";
+export type { ConnectWorker, ConnectWorkerOptions, ConnectWorkerState } from "./connect-worker.ts";
+export { connectLibDir, ensureConnectJars, ensureConnectPlugin } from "./connect-jars.ts";
+export type { ConnectPlugin } from "./connect-jars.ts";

@@ -7,3 +7,8 @@ export const repoRoot = resolve(import.meta.dirname, "../../../..");
 export const kafkaCacheDir = process.env.KAFKA_TESTKIT_CACHE ?? join(repoRoot, ".cache", "kafka");
 
 export const kafkaPomPath = join(repoRoot, "packages", "testkit", "kafka", "pom.xml");
+
+export const connectPomPath = join(repoRoot, "packages", "testkit", "connect", "pom.xml");
+
+/** The Connect worker's jars (`<version>/lib`) and its plugins (`plugins/<name>/<version>`). */
+export const connectCacheDir = join(kafkaCacheDir, "connect");

@@ -17,7 +17,7 @@ interface LogSource {
   logTail(lines?: number): string;
 }
 
-/** Prints the last lines of each broker's log when a test of this file fails. */
+/** Prints the last lines of each broker's (or Connect worker's) log when a test of this file fails. */
 export function dumpKafkaLogsOnFailure(sources: () => Iterable<LogSource>, lines = 50): void {
   beforeEach(({ onTestFailed }) => {
     onTestFailed(() => {
@@ -34,7 +34,7 @@ export function dumpKafkaLogsOnFailure(sources: () => Iterable<LogSource>, lines
  * This worker and, when known, the Vitest main process: a fork worker can outlive a killed Vitest
  * for a while, and its brokers should not.
  */
-function owners(): number[] {
+export function owners(): number[] {
   const main = inject("kafkaShared")?.ownerPid;
   return main === undefined || main === process.pid ? [process.pid] : [process.pid, main];
 }
