@@ -28,7 +28,8 @@ const config = (() => {
   }
 })();
 const logger = createLogger(config.logLevel);
-// Node, tsx and every module of the registry loaded (npm run bench:start): ms since the process started.
+// Node and every module of the registry loaded (the build under npm start, or the sources and tsx
+// under the testkit's launcher; npm run bench:start): ms since the process started.
 logger.debug({ loadedMs: Math.round(performance.now()) }, "modules loaded");
 const starting = startRegistry(config, logger).catch((error: unknown) => {
   const refusal = refusalMessage(error);
