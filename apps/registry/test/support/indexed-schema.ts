@@ -32,7 +32,7 @@ export function indexedTypes(schema: GraphQLSchema): GraphQLObjectType[] {
  * entity (no change-log entry, so no new document in the index): a cluster's health is probed
  * every interval, a binding's observation is written by each resync.
  */
-export const NOT_COMPARED: Readonly<Record<string, readonly string[]>> = {
+const NOT_COMPARED: Readonly<Record<string, readonly string[]>> = {
   Cluster: ["health"],
   Binding: ["observed"],
 };
