@@ -2,7 +2,8 @@
  * The kinds of entity a tree of registries lists, routes and indexes: one row each, read by the
  * change feed's readers, the discovery index (its rows, filters and pages), the documents a parent
  * asks its children for, the routed look-ups and the subtree lists. A new kind is a row here, its
- * types in schema.graphql, and its resolvers (docs/architecture.md, "Adding a kind").
+ * types in schema.graphql, its resolvers, and its store writes recording change-log entries of its
+ * kind (docs/architecture.md, "Adding a kind").
  */
 export interface EntityKind {
   /** Its entity type in the change feed and its rows' kind in the discovery index: "stream". */
