@@ -1,13 +1,15 @@
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it, vi } from "vitest";
-import { CONNECT_VERSION, kafkaClient, startConnectWorker } from "../src/index.ts";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { CONNECT_VERSION, ensureConnectJars, kafkaClient, startConnectWorker } from "../src/index.ts";
 import { useConnectWorker, useSharedKafkaClusters } from "../src/vitest.ts";
+import { groupAlive } from "./support/processes.ts";
 
 interface ConnectorStatus {
   connector: { state: string; trace?: string };
@@ -30,9 +32,22 @@ function processesMentioning(text: string): number[] {
 
 describe("Kafka Connect worker", () => {
   const kafka = useSharedKafkaClusters();
-  const connect = useConnectWorker(() => kafka.at(0).bootstrapServers);
+  // A plugin folder of its own: a jar with no plugins in it, so that it is scanned and changes nothing.
+  const pluginFolder = join(tmpdir(), `sr-connect-plugin-${randomUUID().slice(0, 8)}`);
+  beforeAll(async () => {
+    const libDir = await ensureConnectJars();
+    await mkdir(pluginFolder);
+    await copyFile(
+      join(libDir, `connect-mirror-client-${CONNECT_VERSION}.jar`),
+      join(pluginFolder, "client.jar"),
+    );
+  });
+  afterAll(() => rm(pluginFolder, { recursive: true, force: true }));
+  const connect = useConnectWorker(() => kafka.at(0).bootstrapServers, {
+    plugins: { "scanned-only": pluginFolder },
+  });
 
-  it("runs the pinned version with the file and MirrorMaker 2 connectors, found through their service files", async () => {
+  it("runs the pinned version with the file and MirrorMaker 2 connectors and a plugin folder of its own", async () => {
     const root = await connect.worker.request<{ version: string }>("GET", "/");
     expect(root.version).toBe(CONNECT_VERSION);
     const plugins = await connect.worker.request<{ class: string; type: string }[]>(
@@ -45,6 +60,10 @@ describe("Kafka Connect worker", () => {
         "sink org.apache.kafka.connect.file.FileStreamSinkConnector",
         "source org.apache.kafka.connect.mirror.MirrorSourceConnector",
       ]),
+    );
+    // Each third-party plugin is a folder of its own under plugin.path.
+    expect(readFileSync(connect.worker.logFile, "utf8")).toContain(
+      `Loading plugin from: ${join(connect.worker.dir, "plugins", "scanned-only")}`,
     );
   });
 
@@ -131,5 +150,23 @@ describe("Kafka Connect worker", () => {
     }
     expect(readdirSync(tmpdir()).filter((entry) => entry.startsWith(`sr-${name}-`))).toEqual([]);
     expect(processesMentioning(name)).toEqual([]);
+  }, 120_000);
+
+  it("is stopped by the brokers' watchdog when its owner dies", async () => {
+    const owner = spawn("sleep", ["600"], { stdio: "ignore" });
+    try {
+      if (owner.pid === undefined) throw new Error("could not spawn sleep");
+      await using worker = await startConnectWorker({
+        name: "connect-owned",
+        bootstrapServers: kafka.at(0).bootstrapServers,
+        ownerPids: [process.pid, owner.pid],
+      });
+      const { pid } = JSON.parse(readFileSync(join(worker.dir, "worker.json"), "utf8")) as { pid: number };
+      expect(groupAlive(pid)).toBe(true);
+      owner.kill("SIGKILL");
+      await vi.waitFor(() => expect(groupAlive(pid)).toBe(false), { timeout: 30_000, interval: 200 });
+    } finally {
+      owner.kill("SIGKILL");
+    }
   }, 120_000);
 });

@@ -5,21 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kafkaClient, startKafkaClusters } from "../src/index.ts";
 import type { KafkaCluster } from "../src/index.ts";
 import { dumpKafkaLogsOnFailure } from "../src/kafka/vitest.ts";
-import { startOwner } from "./support/processes.ts";
+import { groupAlive, startOwner } from "./support/processes.ts";
 
 function brokerPid(cluster: KafkaCluster): number {
   const state = JSON.parse(readFileSync(join(cluster.dir, "cluster.json"), "utf8")) as { pid: number | null };
   if (state.pid === null) throw new Error(`${cluster.name} has no pid`);
   return state.pid;
-}
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function topics(cluster: KafkaCluster): Promise<string[]> {

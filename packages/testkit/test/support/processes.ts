@@ -11,6 +11,16 @@ export function running(pid: number): boolean {
   }
 }
 
+/** Whether any process of the group `pgid` (a watchdog and its JVM) is still there. */
+export function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The running registry processes that `owner` started (their REGISTRY_TEST_OWNER_PID). */
 export function registriesOf(owner: number): number[] {
   return readdirSync("/proc")
