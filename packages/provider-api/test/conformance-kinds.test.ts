@@ -12,7 +12,13 @@ import { createMemoryProvider } from "./memory-provider.ts";
 const cluster = { namespace: "/", name: "memory", config: { memory: {} } };
 const fresh = () => `kind_${randomBytes(4).toString("hex")}`;
 const connector = (type: string) => ({
-  request: (): ConnectorRequest => ({ name: fresh(), type, cluster, configMaps: { memory: { shards: 1 } } }),
+  request: (): ConnectorRequest => ({
+    name: fresh(),
+    type,
+    cluster,
+    configMaps: { memory: { shards: 1 } },
+    state: "RUNNING",
+  }),
   conflicting: (request: ConnectorRequest) => ({ ...request, configMaps: { memory: { shards: 2 } } }),
 });
 

@@ -8,6 +8,7 @@ import {
   type BindingTarget,
   type ClusterTarget,
   type ConfigIssue,
+  type ConnectorManager,
   type ConnectorRequest,
   type ConnectorTarget,
   type JsonValue,
@@ -82,8 +83,39 @@ async function probe(cluster: ClusterTarget, { signal }: OperationContext) {
 const connectorKey = ({ name, cluster }: ConnectorTarget) => `${cluster.name}/${name}`;
 const connectorFacts = (request: ConnectorRequest) =>
   ({ type: request.type, ...request.configMaps[MAP] }) as { [key: string]: JsonValue };
-const connectors = () =>
-  memoryManager<ConnectorRequest, ConnectorTarget>(connectorKey, (r) => r, connectorFacts);
+/** Sources and sinks in memory: every one RUNNING (or as its request's run state asks), no tasks. */
+function connectors(type: string): ConnectorManager {
+  const kept = memoryManager<ConnectorRequest, ConnectorTarget>(connectorKey, (r) => r, connectorFacts);
+  const states = new Map<string, ConnectorRequest["state"]>();
+  const seen = (observation: ResourceObservation | void | null, target: ConnectorTarget) =>
+    observation
+      ? { ...observation, details: { state: states.get(connectorKey(target)) ?? "RUNNING", tasks: [] } }
+      : null;
+  const settled = async (request: ConnectorRequest, made: Promise<ResourceObservation | void>) => {
+    const observation = await made;
+    states.set(connectorKey(request), request.state);
+    return seen(observation, request)!;
+  };
+  return {
+    create: (request, context) => settled(request, kept.create(request, context)),
+    update: (request, context) => settled(request, kept.update(request, context)),
+    observe: async (target, context) => seen(await kept.observe(target, context), target),
+    remove: kept.remove,
+    async types(_cluster, { signal }) {
+      signal.throwIfAborted();
+      return { types: [{ name: type, class: `memory.${type}` }] };
+    },
+    async validate(request, { signal }) {
+      signal.throwIfAborted();
+      if (request.type !== type) return [{ field: ["type"], message: `unknown type "${request.type}"` }];
+      return issuesOf(request.configMaps[MAP]).map((i) => ({ ...i, field: [MAP, ...i.field] }));
+    },
+    async restart(target, _options, context) {
+      if (!(await kept.observe(target, context)))
+        throw new InfrastructureError(`${connectorKey(target)} is absent`, { retriable: false });
+    },
+  };
+}
 
 /**
  * A provider that keeps everything in memory and supports every realized kind: bindings, stream
@@ -118,8 +150,8 @@ export function createMemoryProvider() {
         bindings.remove({ streamName, cluster }, context),
       deleteStreamBindings: bindings.removeMany,
     },
-    sources: { ...connectors(), getSourceTypes: async () => ["memory-source"] },
-    sinks: { ...connectors(), getSinkTypes: async () => ["memory-sink"] },
+    sources: connectors("memory-source"),
+    sinks: connectors("memory-sink"),
     replication: memoryManager<ReplicationRequest, ReplicationRequest>(
       (r) => `${r.cluster.name}/${r.remoteNamespace}/${r.remoteCluster.name}/${r.remoteStream}`,
       (r) => r,

@@ -260,12 +260,12 @@ export function defineResourceSection(target: () => ConformanceTarget, subjects:
       }
       const { sources, sinks } = t.provider;
       const lists = [
-        { kind: "stream source", sample: t.sources, list: sources && sources.getSourceTypes.bind(sources) },
-        { kind: "stream sink", sample: t.sinks, list: sinks && sinks.getSinkTypes.bind(sinks) },
+        { kind: "stream source", sample: t.sources, manager: sources },
+        { kind: "stream sink", sample: t.sinks, manager: sinks },
       ];
-      for (const { kind, sample, list } of lists) {
-        if (!list || !sample) continue;
-        const offered = await list(t.cluster, ctx());
+      for (const { kind, sample, manager } of lists) {
+        if (!manager || !sample) continue;
+        const offered = (await manager.types(t.cluster, ctx())).types.map((type) => type.name);
         expect(offered.length, `${kind} types of the reachable cluster`).toBeGreaterThan(0);
         expect(offered, `${kind} types`).toContain((await sample.request()).type);
       }
