@@ -2,6 +2,7 @@ export * from "./confluent-error-codes.ts";
 export * from "./connect-policy.ts";
 export * from "./connectors.ts";
 export * from "./errors.ts";
+export * from "./flow.ts";
 export * from "./infrastructure.ts";
 export * from "./operation.ts";
 export * from "./provider.ts";

@@ -1,6 +1,7 @@
 import type { ConfigMap } from "@stream-registry/core";
 import type { ProviderRuntime } from "./connect-policy.ts";
 import type { ConfigIssue } from "./errors.ts";
+import type { FlowObserver } from "./flow.ts";
 import type { StreamInfrastructureManager } from "./infrastructure.ts";
 import type { StreamRelocationManager, StreamReplicationManager } from "./replication.ts";
 import type { SchemaManager } from "./schema.ts";
@@ -45,6 +46,8 @@ export interface StreamProvider {
   readonly sinks?: StreamSinkManager;
   readonly replication?: StreamReplicationManager;
   readonly relocation?: StreamRelocationManager;
+  /** Reads data in flight (end offsets, consumer groups, lag) for the registry's background poller. */
+  readonly flow?: FlowObserver;
   /**
    * Called once, before any other call, with what the registry allows: `connect`, where it may
    * connect. A provider that connects to addresses a cluster's config does not name (brokers a
