@@ -1,3 +1,5 @@
+import { forEachBounded } from "@stream-registry/core";
+
 /**
  * Runs `round` every `intervalMs` (the first one at once), never two at a time. Its timers are
  * unref'd: a periodic task never keeps the process alive. `stop` aborts the signal handed to the
@@ -42,17 +44,10 @@ export class Periodic {
 }
 
 /** Calls `work` on every item with at most `limit` calls in flight; never rejects. */
-export async function forEachConcurrently<T>(
+export function forEachConcurrently<T>(
   items: readonly T[],
   limit: number,
   work: (item: T) => Promise<void>,
 ): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++]!;
-      await work(item).catch(() => {});
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return forEachBounded(items, limit, (item) => work(item).catch(() => {}));
 }

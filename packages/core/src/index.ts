@@ -13,6 +13,7 @@ export * from "./cursor.ts";
 export * from "./pagination.ts";
 export * from "./http-status.ts";
 export * from "./request-error-codes.ts";
+export * from "./concurrency.ts";
 export * from "./deadline.ts";
 export * from "./domain.ts";
 export * from "./entity-kinds.ts";

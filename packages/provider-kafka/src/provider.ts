@@ -2,6 +2,7 @@ import type { ProviderRuntime, StreamProvider } from "@stream-registry/provider-
 import { kafkaConfigMaps } from "./config/config-maps.ts";
 import { KafkaConnections, type KafkaConnectionOptions } from "./connection/kafka-connections.ts";
 import { createKafkaInfrastructure } from "./kafka-infrastructure.ts";
+import { createKafkaFlow } from "./flow/kafka-flow.ts";
 import { createConfluentSchemaManager } from "./schema-registry/confluent-schema-manager.ts";
 import { schemaRegistryConfigMap } from "./schema-registry/schema-registry-config.ts";
 
@@ -21,6 +22,8 @@ export function createKafkaProvider(options: KafkaProviderOptions = {}) {
     infrastructure: createKafkaInfrastructure(connections),
     /** Clusters whose "schema.registry" map names an external registry; the others use the built-in one. */
     schemas: createConfluentSchemaManager(),
+    /** Data in flight (end offsets, consumer groups, lag), read by the registry's background poller. */
+    flow: createKafkaFlow(connections),
     /** The provider's admin clients and cluster health, for composition and tests. */
     connections,
     /** Brokers a cluster advertises are connected to only where the registry allows. */
