@@ -167,6 +167,42 @@ export interface UpdateStreamSink extends Node<"updateStreamSink"> {
 export interface DeleteStreamSink extends Node<"deleteStreamSink"> {
   sink: string;
 }
+/** SHOW STREAM SOURCES [LIKE "p"]: the sources of the registry's subtree, as SHOW STREAMS lists streams. */
+export interface ShowStreamSources extends Node<"showStreamSources"> {
+  /** SQL LIKE pattern on the source's name; undefined = all. */
+  like?: string;
+}
+export interface ShowStreamSinks extends Node<"showStreamSinks"> {
+  like?: string;
+}
+/** PAUSE / RESUME / STOP STREAM SOURCE "x": the run state the registry keeps and realizes. */
+export interface PauseStreamSource extends Node<"pauseStreamSource"> {
+  source: string;
+}
+export interface ResumeStreamSource extends Node<"resumeStreamSource"> {
+  source: string;
+}
+export interface StopStreamSource extends Node<"stopStreamSource"> {
+  source: string;
+}
+/** RESTART STREAM SOURCE "x" [ONLY FAILED]: restarts it and its tasks, or only what has failed. */
+export interface RestartStreamSource extends Node<"restartStreamSource"> {
+  source: string;
+  onlyFailed: boolean;
+}
+export interface PauseStreamSink extends Node<"pauseStreamSink"> {
+  sink: string;
+}
+export interface ResumeStreamSink extends Node<"resumeStreamSink"> {
+  sink: string;
+}
+export interface StopStreamSink extends Node<"stopStreamSink"> {
+  sink: string;
+}
+export interface RestartStreamSink extends Node<"restartStreamSink"> {
+  sink: string;
+  onlyFailed: boolean;
+}
 
 // Replication
 /** `REPLICATE BINDING "<sourceCluster>/<stream>" [FROM NAMESPACE "<namespace>"] TO CLUSTER "<cluster>"`. */
@@ -281,6 +317,16 @@ export type Statement =
   | DescribeStreamSink
   | UpdateStreamSink
   | DeleteStreamSink
+  | ShowStreamSources
+  | ShowStreamSinks
+  | PauseStreamSource
+  | ResumeStreamSource
+  | StopStreamSource
+  | RestartStreamSource
+  | PauseStreamSink
+  | ResumeStreamSink
+  | StopStreamSink
+  | RestartStreamSink
   | ReplicateBinding
   | ShowReplications
   | CreateStreamRelocation

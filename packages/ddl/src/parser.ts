@@ -1,5 +1,6 @@
 import type { Statement } from "./ast.ts";
 import { parseSuspendOrResume } from "./statements/child-registry.ts";
+import { parseConnectorControl } from "./statements/connector-control.ts";
 import { parseDeclare } from "./statements/declare.ts";
 import { parseDrop } from "./statements/drop.ts";
 import { parseRegister } from "./statements/schema.ts";
@@ -66,8 +67,15 @@ function parseAfter(
     case "ROTATE":
       return parseRotateRegistryKey(tokens, start);
     case "SUSPEND":
-    case "RESUME":
       return parseSuspendOrResume(tokens, start, keyword);
+    case "RESUME":
+      // RESUME STREAM SOURCE|SINK, or RESUME CHILD REGISTRY.
+      if (tokens.isKeyword("STREAM")) return parseConnectorControl(tokens, start, keyword);
+      return parseSuspendOrResume(tokens, start, keyword);
+    case "PAUSE":
+    case "STOP":
+    case "RESTART":
+      return parseConnectorControl(tokens, start, keyword);
     case "CREATE":
     case "UPDATE":
     case "DELETE":

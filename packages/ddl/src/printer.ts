@@ -80,6 +80,20 @@ function printBody(s: Statement): string {
       return `DELETE STREAM SOURCE ${quote(s.source)}`;
     case "deleteStreamSink":
       return `DELETE STREAM SINK ${quote(s.sink)}`;
+    case "showStreamSources":
+      return `SHOW STREAM SOURCES${s.like === undefined ? "" : ` LIKE ${quote(s.like)}`}`;
+    case "showStreamSinks":
+      return `SHOW STREAM SINKS${s.like === undefined ? "" : ` LIKE ${quote(s.like)}`}`;
+    case "pauseStreamSource":
+    case "resumeStreamSource":
+    case "stopStreamSource":
+    case "restartStreamSource":
+      return `${kindWords(s.kind)} ${quote(s.source)}${"onlyFailed" in s && s.onlyFailed ? " ONLY FAILED" : ""}`;
+    case "pauseStreamSink":
+    case "resumeStreamSink":
+    case "stopStreamSink":
+    case "restartStreamSink":
+      return `${kindWords(s.kind)} ${quote(s.sink)}${"onlyFailed" in s && s.onlyFailed ? " ONLY FAILED" : ""}`;
     case "replicateBinding":
       return [
         `REPLICATE BINDING ${quote(`${s.sourceCluster}/${s.stream}`)}`,
@@ -122,6 +136,11 @@ function printBody(s: Statement): string {
     case "rotateRegistryKey":
       return "ROTATE REGISTRY KEY";
   }
+}
+
+/** "pauseStreamSource" -> "PAUSE STREAM SOURCE": the run-state statements are their kind's words. */
+function kindWords(kind: string): string {
+  return kind.replace(/([a-z])([A-Z])/g, "$1 $2").toUpperCase();
 }
 
 function configClauses(s: ConfigClauses): string {

@@ -85,6 +85,11 @@ const statement: fc.Arbitrary<Statement> = fc.oneof(
     .record({ url: name, token: name })
     .map((f): Statement => ({ kind: "declareParentRegistry", span: SPAN, ...f })),
   fc.record({ like: opt(name) }).map((f): Statement => clean({ kind: "showStreams", span: SPAN, ...f })),
+  fc.record({ like: opt(name) }).map((f): Statement => clean({ kind: "showStreamSinks", span: SPAN, ...f })),
+  fc
+    .record({ source: name, onlyFailed: fc.boolean() })
+    .map((f): Statement => ({ kind: "restartStreamSource", span: SPAN, ...f })),
+  fc.record({ sink: name }).map((f): Statement => ({ kind: "pauseStreamSink", span: SPAN, ...f })),
 );
 
 describe("print / parse property", () => {

@@ -1,120 +1,80 @@
-import type { StatementOf } from "@stream-registry/ddl";
-import { execute } from "../client/execute.ts";
-import { NotFoundError } from "../errors.ts";
+import type { StatementKind, StatementOf } from "@stream-registry/ddl";
 import { outcome, type Outcome, type StatementContext } from "./context.ts";
+import {
+  CONNECTOR_FIELDS,
+  connectorObject,
+  describeConnector,
+  waitForConnector,
+  nameOf,
+  nounOf,
+  type ConnectorData,
+  type Noun,
+  type WaitFor,
+} from "./connector-data.ts";
 import { runMutation } from "./mutation.ts";
+import { namespaceInput } from "./namespaced.ts";
 
-// Stream sources and sinks (planned). One translation serves both: they differ only in the noun.
+// Stream sources and sinks: one translation serves both, as they differ only in the noun.
 
-interface ConnectorData {
-  name: string;
-  type: string;
-  cluster: { name: string };
-  status: { phase: string; message: string | null };
-}
+type Change = "Create" | "Update" | "Delete";
+/** PAUSE, RESUME, STOP and RESTART: how it runs, not what it is. */
+type Control = "Pause" | "Resume" | "Stop" | "Restart";
 
-const CONNECTOR_FIELDS = "name type cluster { name } status { phase message }";
-type Noun = "Source" | "Sink";
-
-function connectorTable(noun: Noun, connector: ConnectorData) {
-  return {
-    type: "table" as const,
-    style: { boxed: true },
-    columns: [
-      { key: "name", header: `STREAM ${noun.toUpperCase()}` },
-      { key: "cluster", header: "CLUSTER" },
-      { key: "type", header: "TYPE" },
-      { key: "status", header: "STATUS" },
-    ],
-    rows: [
-      {
-        name: connector.name,
-        cluster: connector.cluster.name,
-        type: connector.type,
-        status: connector.status.phase,
-      },
-    ],
-  };
-}
-
-function confirmation(noun: Noun, connector: ConnectorData, verb?: string) {
-  return {
-    type: "mutation" as const,
-    message: `stream ${noun.toLowerCase()} ${connector.name}: ${verb ?? connector.status.phase}`,
-    object: { kind: `stream${noun}`, ...connector, cluster: connector.cluster.name },
-  };
-}
-
+/**
+ * Runs `<verb>Stream<Noun>(input: { namespace, name, ... })` and prints its STATUS, or with --wait
+ * the STATUS it settled in. A control verb that has not taken effect yet says it was requested.
+ */
 async function mutate(
   context: StatementContext,
   noun: Noun,
-  verb: "Create" | "Update" | "Delete",
-  input: Record<string, unknown>,
+  verb: Change | Control,
+  name: string,
+  input: Record<string, unknown> = {},
 ): Promise<Outcome> {
-  const field = `${verb.toLowerCase()}Stream${noun}`;
-  const key = `stream${noun}`;
-  const answer = await runMutation<Record<string, ConnectorData>>(
+  const key = noun.toLowerCase();
+  const answer = await runMutation<Record<string, ConnectorData | null>>(
     context,
     `${verb.toUpperCase()} STREAM ${noun.toUpperCase()}`,
-    field,
-    input,
+    `${verb.toLowerCase()}Stream${noun}`,
+    { ...namespaceInput(context), name, ...input },
     `${key} { ${CONNECTOR_FIELDS} }`,
   );
-  return outcome(confirmation(noun, answer.value[key]!));
-}
-
-async function describe(context: StatementContext, noun: Noun, name: string): Promise<Outcome> {
-  const field = `stream${noun}`;
-  const answer = await execute<ConnectorData | null>(context, {
-    statement: `DESCRIBE STREAM ${noun.toUpperCase()}`,
-    root: "Query",
-    field,
-    query: `query SrctlDescribe${noun}($name: String!) { ${field}(name: $name) { ${CONNECTOR_FIELDS} } }`,
-    variables: { name },
-  });
-  if (!answer.value) throw new NotFoundError(`stream ${noun.toLowerCase()} "${name}" does not exist`);
-  return outcome(connectorTable(noun, answer.value), answer.warnings);
-}
-
-async function types(context: StatementContext, noun: Noun, cluster: string): Promise<Outcome> {
-  const field = `${noun.toLowerCase()}Types`;
-  const answer = await execute<string[]>(context, {
-    statement: `SHOW ${noun.toUpperCase()} TYPES`,
-    root: "Query",
-    field,
-    query: `query SrctlShow${noun}Types($cluster: String!) { ${field}(cluster: $cluster) }`,
-    variables: { cluster },
-  });
+  let connector = answer.value[key] ?? null;
+  if (context.wait) connector = await waitForConnector(context, noun, name, waitFor(verb));
+  const what = describeConnector(noun, name);
+  if (!connector) {
+    const object = { kind: `stream${noun}`, ...namespaceInput(context), name, deleted: true };
+    return outcome({ type: "mutation", message: `${what}: deleted`, object }, answer.warnings);
+  }
+  const control = verb !== "Create" && verb !== "Update" && verb !== "Delete";
+  const pending = control && !context.wait ? ` (${verb.toLowerCase()} requested)` : "";
   return outcome(
     {
-      type: "table",
-      style: { boxed: true },
-      columns: [{ key: "type", header: `${noun.toUpperCase()} TYPE` }],
-      rows: answer.value.map((type) => ({ type })),
+      type: "mutation",
+      message: `${what}: ${connector.state}${pending}`,
+      object: connectorObject(noun, connector),
     },
     answer.warnings,
   );
 }
 
-export const showSourceTypes = (s: StatementOf<"showSourceTypes">, c: StatementContext) =>
-  types(c, "Source", s.cluster);
-export const showSinkTypes = (s: StatementOf<"showSinkTypes">, c: StatementContext) =>
-  types(c, "Sink", s.cluster);
+function waitFor(verb: Change | Control): WaitFor {
+  if (verb === "Delete") return "gone";
+  return verb === "Restart" ? "restarting" : "settled";
+}
 
-export const createStreamSource = (s: StatementOf<"createStreamSource">, c: StatementContext) =>
-  mutate(c, "Source", "Create", { name: s.source, type: s.type, cluster: s.cluster, config: s.config });
-export const updateStreamSource = (s: StatementOf<"updateStreamSource">, c: StatementContext) =>
-  mutate(c, "Source", "Update", { name: s.source, config: s.config });
-export const deleteStreamSource = (s: StatementOf<"deleteStreamSource">, c: StatementContext) =>
-  mutate(c, "Source", "Delete", { name: s.source });
-export const describeStreamSource = (s: StatementOf<"describeStreamSource">, c: StatementContext) =>
-  describe(c, "Source", s.source);
+type Of<K extends string> = StatementOf<Extract<`${K}StreamSource` | `${K}StreamSink`, StatementKind>>;
 
-export const createStreamSink = (s: StatementOf<"createStreamSink">, c: StatementContext) =>
-  mutate(c, "Sink", "Create", { name: s.sink, type: s.type, cluster: s.cluster, config: s.config });
-export const updateStreamSink = (s: StatementOf<"updateStreamSink">, c: StatementContext) =>
-  mutate(c, "Sink", "Update", { name: s.sink, config: s.config });
-export const deleteStreamSink = (s: StatementOf<"deleteStreamSink">, c: StatementContext) =>
-  mutate(c, "Sink", "Delete", { name: s.sink });
-export const describeStreamSink = (s: StatementOf<"describeStreamSink">, c: StatementContext) =>
-  describe(c, "Sink", s.sink);
+export const createConnector = (s: Of<"create">, c: StatementContext) =>
+  mutate(c, nounOf(s), "Create", nameOf(s), { cluster: s.cluster, type: s.type, config: s.config ?? {} });
+export const updateConnector = (s: Of<"update">, c: StatementContext) =>
+  mutate(c, nounOf(s), "Update", nameOf(s), { config: s.config });
+export const deleteConnector = (s: Of<"delete">, c: StatementContext) =>
+  mutate(c, nounOf(s), "Delete", nameOf(s));
+/** PAUSE, RESUME or STOP STREAM SOURCE / SINK: the verb is the kind's first word. */
+export const controlConnector = (s: Of<"pause" | "resume" | "stop">, c: StatementContext) => {
+  const verb = s.kind.startsWith("pause") ? "Pause" : s.kind.startsWith("resume") ? "Resume" : "Stop";
+  return mutate(c, nounOf(s), verb, nameOf(s));
+};
+export const restartConnector = (s: Of<"restart">, c: StatementContext) =>
+  mutate(c, nounOf(s), "Restart", nameOf(s), { onlyFailed: s.onlyFailed });

@@ -3,6 +3,8 @@ import { createBinding, deleteBinding, describeBindings, updateBinding } from ".
 import { declareCluster, showClusters } from "./clusters.ts";
 import { grant, revoke, showGrants } from "./grants.ts";
 import * as connectors from "./connectors.ts";
+import { describeConnector } from "./connector-describe.ts";
+import * as connectorLists from "./connector-lists.ts";
 import type { Outcome, StatementContext } from "./context.ts";
 import { declareDefaultNamespace, showNamespace } from "./namespace.ts";
 import { showNamespaces } from "./namespaces.ts";
@@ -52,16 +54,26 @@ const translations: { [K in StatementKind]: Translation<K> } = {
   describeBindings, // query stream { bindings }
   registerKeySchema, // mutation registerKeySchema
   registerTypeSchema, // mutation registerTypeSchema
-  showSourceTypes: connectors.showSourceTypes, // query sourceTypes (planned)
-  showSinkTypes: connectors.showSinkTypes, // query sinkTypes (planned)
-  createStreamSource: connectors.createStreamSource, // mutation createStreamSource (planned)
-  describeStreamSource: connectors.describeStreamSource, // query streamSource (planned)
-  updateStreamSource: connectors.updateStreamSource, // mutation updateStreamSource (planned)
-  deleteStreamSource: connectors.deleteStreamSource, // mutation deleteStreamSource (planned)
-  createStreamSink: connectors.createStreamSink, // mutation createStreamSink (planned)
-  describeStreamSink: connectors.describeStreamSink, // query streamSink (planned)
-  updateStreamSink: connectors.updateStreamSink, // mutation updateStreamSink (planned)
-  deleteStreamSink: connectors.deleteStreamSink, // mutation deleteStreamSink (planned)
+  showSourceTypes: connectorLists.showConnectorTypes, // query sourceTypes
+  showSinkTypes: connectorLists.showConnectorTypes, // query sinkTypes
+  showStreamSources: connectorLists.showConnectors, // query sources
+  showStreamSinks: connectorLists.showConnectors, // query sinks
+  createStreamSource: connectors.createConnector, // mutation createStreamSource
+  describeStreamSource: describeConnector, // query source
+  updateStreamSource: connectors.updateConnector, // mutation updateStreamSource
+  deleteStreamSource: connectors.deleteConnector, // mutation deleteStreamSource
+  pauseStreamSource: connectors.controlConnector, // mutation pauseStreamSource
+  resumeStreamSource: connectors.controlConnector, // mutation resumeStreamSource
+  stopStreamSource: connectors.controlConnector, // mutation stopStreamSource
+  restartStreamSource: connectors.restartConnector, // mutation restartStreamSource
+  createStreamSink: connectors.createConnector, // mutation createStreamSink
+  describeStreamSink: describeConnector, // query sink
+  updateStreamSink: connectors.updateConnector, // mutation updateStreamSink
+  deleteStreamSink: connectors.deleteConnector, // mutation deleteStreamSink
+  pauseStreamSink: connectors.controlConnector, // mutation pauseStreamSink
+  resumeStreamSink: connectors.controlConnector, // mutation resumeStreamSink
+  stopStreamSink: connectors.controlConnector, // mutation stopStreamSink
+  restartStreamSink: connectors.restartConnector, // mutation restartStreamSink
   replicateBinding: replication.replicateBinding, // mutation replicateBinding (planned)
   showReplications: replication.showReplications, // query replications (planned)
   createStreamRelocation: replication.createStreamRelocation, // mutation createStreamRelocation (planned)

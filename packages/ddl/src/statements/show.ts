@@ -3,7 +3,7 @@ import type { TokenStream } from "../token-stream.ts";
 import type { Token } from "../tokens.ts";
 import { parseShowGrants } from "./grant.ts";
 
-/** SHOW NAMESPACE | NAMESPACES | CLUSTERS | STREAMS [LIKE] | REPLICATIONS [ON CLUSTER] | SOURCE/SINK TYPES FOR CLUSTER | TOKENS | CHILD REGISTRIES. */
+/** SHOW NAMESPACE | NAMESPACES | CLUSTERS | STREAMS [LIKE] | STREAM SOURCES/SINKS [LIKE] | REPLICATIONS [ON CLUSTER] | SOURCE/SINK TYPES FOR CLUSTER | TOKENS | CHILD REGISTRIES. */
 export function parseShow(tokens: TokenStream, start: Token): Statement {
   if (tokens.acceptKeyword("NAMESPACE")) return { kind: "showNamespace", span: tokens.spanFrom(start) };
   if (tokens.acceptKeyword("NAMESPACES")) return { kind: "showNamespaces", span: tokens.spanFrom(start) };
@@ -13,6 +13,15 @@ export function parseShow(tokens: TokenStream, start: Token): Statement {
   if (tokens.acceptKeyword("CHILD")) {
     tokens.expectKeyword("REGISTRIES");
     return { kind: "showChildRegistries", span: tokens.spanFrom(start) };
+  }
+  if (tokens.acceptKeyword("STREAM")) {
+    const kind =
+      tokens.expectKeyword("SOURCES", "SINKS").text.toUpperCase() === "SOURCES"
+        ? "showStreamSources"
+        : "showStreamSinks";
+    if (!tokens.acceptKeyword("LIKE")) return { kind, span: tokens.spanFrom(start) };
+    const like = tokens.expectName("LIKE pattern").value;
+    return { kind, like, span: tokens.spanFrom(start) };
   }
   if (tokens.acceptKeyword("STREAMS")) {
     if (!tokens.acceptKeyword("LIKE")) return { kind: "showStreams", span: tokens.spanFrom(start) };
