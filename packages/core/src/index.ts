@@ -17,6 +17,8 @@ export * from "./concurrency.ts";
 export * from "./deadline.ts";
 export * from "./domain.ts";
 export * from "./entity-kinds.ts";
+export * from "./flow-health.ts";
+export * from "./flow-history.ts";
 export * from "./resource-status.ts";
 export * from "./principal.ts";
 export * from "./grant.ts";
