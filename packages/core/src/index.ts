@@ -20,6 +20,7 @@ export * from "./entity-kinds.ts";
 export * from "./flow-health.ts";
 export * from "./flow-history.ts";
 export * from "./resource-status.ts";
+export * from "./connectors.ts";
 export * from "./principal.ts";
 export * from "./grant.ts";
 export * from "./grant-principal.ts";

@@ -13,16 +13,19 @@ import {
 import type { Tx } from "./transaction.ts";
 
 /**
- * A stream's or a binding's three sets of config maps at rest, sealed as a cluster's config is:
+ * A stream's or a binding's three sets of config maps (a source's or sink's one) at rest, sealed as a cluster's config is:
  * every secret (core's `isSecret`) in its envelope, the placeholder with its fingerprint in the row.
  */
 
 /** A stream's or a binding's three sets of config maps (config, producerConfig, consumerConfig). */
-export interface ConfigTriple {
+export type ConfigTriple = {
   config: ConfigMaps;
   producerConfig: ConfigMaps;
   consumerConfig: ConfigMaps;
-}
+};
+
+/** An object's sets of config maps by name: a source's or sink's has one, `config`. */
+export type ConfigSetsOf = { [set: string]: ConfigMaps };
 
 /** Which keys are secret, and the keys secrets are sealed with. */
 export interface SealingPolicy {
@@ -32,16 +35,21 @@ export interface SealingPolicy {
 
 type Owner = { kind: Exclude<SecretOwnerKind, "cluster">; id: string };
 
-const SQL_OWNER_COLUMNS = { stream: Prisma.sql`stream_id`, binding: Prisma.sql`binding_id` } as const;
+const SQL_OWNER_COLUMNS = {
+  stream: Prisma.sql`stream_id`,
+  binding: Prisma.sql`binding_id`,
+  source: Prisma.sql`source_id`,
+  sink: Prisma.sql`sink_id`,
+} as const;
 
 /** The sets as stored and the envelope of their sealed values (null: nothing sealed). */
-export function sealSets(
+export function sealSets<S extends ConfigSetsOf = ConfigTriple>(
   owner: Owner,
-  sets: ConfigTriple,
+  sets: S,
   previous: Envelope | null,
   by: SealingPolicy,
   what: string,
-): { shown: ConfigTriple; envelope: Envelope | null } {
+): { shown: S; envelope: Envelope | null } {
   const { shown, envelope } = sealForWrite(
     owner,
     { ...sets },
@@ -49,7 +57,7 @@ export function sealSets(
     { rule: by.secrets, keyring: by.keyring },
     what,
   );
-  return { shown: shown as unknown as ConfigTriple, envelope };
+  return { shown: shown as unknown as S, envelope };
 }
 
 /**
@@ -71,13 +79,13 @@ export function envelopeInsertSql(
 }
 
 /** Seals the sets an update writes, under the owner's data key, and saves its envelope. */
-export async function sealUpdate(
+export async function sealUpdate<S extends ConfigSetsOf = ConfigTriple>(
   tx: Tx,
   owner: Owner,
-  sets: ConfigTriple,
+  sets: S,
   by: SealingPolicy,
   what: string,
-): Promise<ConfigTriple> {
+): Promise<S> {
   const { shown, envelope } = sealSets(owner, sets, await readEnvelope(tx, owner), by, what);
   await saveEnvelope(tx, owner, envelope);
   return shown;
@@ -87,12 +95,12 @@ export async function sealUpdate(
  * The sets as a provider needs them, every sealed secret opened: for realizing or validating,
  * never for a query. Throws core's UnreadableSecrets naming each value that cannot be opened.
  */
-export async function openSets(
+export async function openSets<S extends ConfigSetsOf = ConfigTriple>(
   db: Db,
   keyring: Keyring,
   owner: Owner,
-  sets: ConfigTriple,
+  sets: S,
   what: string,
-): Promise<ConfigTriple> {
-  return (await openSealed(db, owner, { ...sets }, keyring, what)) as unknown as ConfigTriple;
+): Promise<S> {
+  return (await openSealed(db, owner, { ...sets }, keyring, what)) as unknown as S;
 }

@@ -32,15 +32,19 @@ export interface SecretPolicy {
 }
 
 /** The kinds of objects with sealed values, and each one's owner column in secret_envelope. */
-const OWNER_COLUMNS = { cluster: "clusterId", stream: "streamId", binding: "bindingId" } as const;
+const OWNER_COLUMNS = {
+  cluster: "clusterId",
+  stream: "streamId",
+  binding: "bindingId",
+  source: "sourceId",
+  sink: "sinkId",
+} as const;
 export type SecretOwnerKind = keyof typeof OWNER_COLUMNS;
 
 /** The object an envelope belongs to, from its owner columns. */
-export function envelopeOwner(row: {
-  clusterId: string | null;
-  streamId: string | null;
-  bindingId: string | null;
-}): SecretOwner & { kind: SecretOwnerKind } {
+export function envelopeOwner(
+  row: Record<(typeof OWNER_COLUMNS)[SecretOwnerKind], string | null>,
+): SecretOwner & { kind: SecretOwnerKind } {
   for (const [kind, column] of Object.entries(OWNER_COLUMNS) as [SecretOwnerKind, keyof typeof row][]) {
     const id = row[column];
     if (id) return { kind, id };
