@@ -1,5 +1,6 @@
 export * from "./databases.ts";
 export * from "./kafka/index.ts";
+export * from "./postgres/logical-postgres.ts";
 export * from "./provider/index.ts";
 export * from "./registry/index.ts";
 export * from "./seed-examples.ts";

@@ -2,3 +2,4 @@
 export * from "./kafka/vitest.ts";
 export * from "./registry/use-registry-process.ts";
 export * from "./kafka/connect-vitest.ts";
+export * from "./postgres/vitest.ts";

@@ -10,20 +10,21 @@ import { isAlive } from "./lock.ts";
 const run = promisify(execFile);
 
 /**
- * Runs the JVM in the background and ends it as soon as one of the owner processes is gone, so a
- * crashed or killed Vitest never leaves brokers or Connect workers behind. SIGTERM to this shell
- * stops the JVM gracefully. OWNERS empty means no owner (the developer clusters of `npm run kafka:up`).
+ * Runs a server (a JVM, a PostgreSQL) in the background and ends it as soon as one of the owner
+ * processes is gone, so a crashed or killed Vitest never leaves brokers, Connect workers or databases
+ * behind. SIGTERM to this shell stops the server gracefully with STOP_SIGNAL. OWNERS empty means no
+ * owner (the developer clusters of `npm run kafka:up`).
  */
 const WATCHDOG = `
 "$@" &
 child=$!
-trap 'kill -TERM "$child" 2>/dev/null' TERM INT HUP
+trap 'kill -$STOP_SIGNAL "$child" 2>/dev/null' TERM INT HUP
 owners_alive() { for owner in $OWNERS; do kill -0 "$owner" 2>/dev/null || return 1; done; }
 while owners_alive && kill -0 "$child" 2>/dev/null; do
   sleep 1 & wait $!
 done
-kill -TERM "$child" 2>/dev/null
-# A JVM stuck in controlled shutdown must not outlive its owner: KILL after a grace period.
+kill -$STOP_SIGNAL "$child" 2>/dev/null
+# A server stuck in controlled shutdown must not outlive its owner: KILL after a grace period.
 waited=0
 while kill -0 "$child" 2>/dev/null && [ "$waited" -lt 20 ]; do
   sleep 1
@@ -93,15 +94,30 @@ export function spawnWatchedJava(
   logFile: string,
   ownerPids: readonly number[],
 ): number {
+  return spawnWatched(["java", ...args], logFile, ownerPids);
+}
+
+/**
+ * Starts `command` under the watchdog in its own process group, its output appended to `logFile`;
+ * returns the watchdog's pid (for `stopWatched`). `stopSignal` is what a graceful stop sends the
+ * server: TERM for a JVM, INT for PostgreSQL (its TERM waits for every client to leave).
+ */
+export function spawnWatched(
+  command: readonly string[],
+  logFile: string,
+  ownerPids: readonly number[],
+  stopSignal: "TERM" | "INT" = "TERM",
+): number {
   const log = openSync(logFile, "a");
   try {
-    const child = spawn("sh", ["-c", WATCHDOG, "kafka-watchdog", "java", ...args], {
+    const child = spawn("sh", ["-c", WATCHDOG, "kafka-watchdog", ...command], {
       detached: true,
       stdio: ["ignore", log, log],
-      env: { ...process.env, OWNERS: ownerPids.join(" ") },
+      env: { ...process.env, OWNERS: ownerPids.join(" "), STOP_SIGNAL: stopSignal },
     });
     child.unref();
-    if (child.pid === undefined) throw new Error("Could not spawn java under the watchdog (sh not found?)");
+    if (child.pid === undefined)
+      throw new Error(`Could not spawn ${command[0]} under the watchdog (sh not found?)`);
     return child.pid;
   } finally {
     closeSync(log);

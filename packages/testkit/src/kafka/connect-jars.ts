@@ -32,13 +32,18 @@ export interface ConnectPlugin {
   mavenArgs?: readonly string[];
 }
 
-/** A plugin's folder of jars, fetched on first use into .cache/kafka/connect/plugins/<name>/<version>. */
+/** Where a plugin's jars are once fetched: .cache/kafka/connect/plugins/<name>/<version>. */
+export function connectPluginDir(plugin: Pick<ConnectPlugin, "name" | "version">): string {
+  return join(connectCacheDir, "plugins", plugin.name, plugin.version);
+}
+
+/** A plugin's folder of jars (`connectPluginDir`), fetched on first use. */
 export function ensureConnectPlugin(plugin: ConnectPlugin): Promise<string> {
   return ensureMavenJars({
     label: `Connect plugin ${plugin.name} ${plugin.version}`,
     pom: plugin.pom,
     version: plugin.version,
-    libDir: join(connectCacheDir, "plugins", plugin.name, plugin.version),
+    libDir: connectPluginDir(plugin),
     mavenArgs: plugin.mavenArgs,
   });
 }

@@ -9,5 +9,27 @@ export { KAFKA_VERSION } from "./version.ts";
 export { CONNECT_VERSION } from "./version.ts";
 export { createConnectWorker, startConnectWorker } from "./connect-worker.ts";
 export type { ConnectWorker, ConnectWorkerOptions, ConnectWorkerState } from "./connect-worker.ts";
-export { connectLibDir, ensureConnectJars, ensureConnectPlugin } from "./connect-jars.ts";
+export { connectLibDir, connectPluginDir, ensureConnectJars, ensureConnectPlugin } from "./connect-jars.ts";
 export type { ConnectPlugin } from "./connect-jars.ts";
+export {
+  DEBEZIUM_JDBC_VERSION,
+  DEBEZIUM_POSTGRES_VERSION,
+  debeziumJdbcPlugin,
+  debeziumPostgresPlugin,
+  ensureThirdPartyPlugins,
+  thirdPartyPluginFolders,
+  thirdPartyPlugins,
+} from "./plugins.ts";
+export {
+  connectorClasses,
+  debeziumJdbcSinkConfig,
+  debeziumPostgresSourceConfig,
+  fileSinkConfig,
+  fileSourceConfig,
+} from "./connector-configs.ts";
+export type {
+  ConnectorConfig,
+  DebeziumJdbcSink,
+  DebeziumPostgresSource,
+  PostgresEndpoint,
+} from "./connector-configs.ts";
