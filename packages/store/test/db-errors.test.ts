@@ -1,4 +1,10 @@
-import { createAgain, createTestDatabase, dropUnderneath, type TestDatabase } from "@stream-registry/testkit";
+import {
+  createAgain,
+  createTestDatabase,
+  dropUnderneath,
+  eventually,
+  type TestDatabase,
+} from "@stream-registry/testkit";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../src/database.ts";
@@ -58,15 +64,27 @@ describe("database errors on PostgreSQL", () => {
   it("name a connection killed under a query or between statements of a transaction", async () => {
     const inFlight = failure(() => prismaOf(db.prisma).$queryRaw`SELECT pg_sleep(5)`);
     const inSession = failure(() => db.withSession((session) => session.query("SELECT pg_sleep(5)")));
+    let terminated!: () => void;
+    const sessionsTerminated = new Promise<void>((resolve) => (terminated = resolve));
     const betweenStatements = failure(() =>
       prismaOf(db.prisma).$transaction(async (tx) => {
         await tx.$queryRaw`SELECT 1`;
-        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        await sessionsTerminated;
         await tx.stream.findMany();
       }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Killed once both sleeps run and the transaction waits between its statements.
+    await eventually(
+      async () => {
+        const states = await sessionStates(database);
+        const sleeping = states.filter((s) => s.state === "active" && s.query.includes("pg_sleep")).length;
+        return sleeping === 2 && states.some((s) => s.state === "idle in transaction") ? true : undefined;
+      },
+      10_000,
+      "two queries in flight and a transaction between statements",
+    );
     await terminateSessions(database);
+    terminated();
     for (const error of await Promise.all([inFlight, inSession, betweenStatements])) {
       expect(isDatabaseUnavailable(error), String(error)).toBe(true);
       expect(isSchemaMissing(error)).toBe(false);
@@ -110,13 +128,34 @@ describe("database errors on PostgreSQL", () => {
 });
 
 async function terminateSessions(database: TestDatabase): Promise<void> {
+  await asAdmin(database, (client, name) =>
+    client.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [name]),
+  );
+}
+
+/** The state and query of every session on `database`, as pg_stat_activity shows them. */
+async function sessionStates(database: TestDatabase): Promise<{ state: string; query: string }[]> {
+  const { rows } = await asAdmin(database, (client, name) =>
+    client.query<{ state: string; query: string }>(
+      "SELECT state, query FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+      [name],
+    ),
+  );
+  return rows;
+}
+
+/** Runs `work` on a connection to the server's own database, beside `database`'s sessions. */
+async function asAdmin<T>(
+  database: TestDatabase,
+  work: (client: pg.Client, name: string) => Promise<T>,
+): Promise<T> {
   const name = new URL(database.url!).pathname.slice(1);
   const admin = new URL(database.url!);
   admin.pathname = "/postgres";
   const client = new pg.Client({ connectionString: admin.toString() });
   await client.connect();
   try {
-    await client.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [name]);
+    return await work(client, name);
   } finally {
     await client.end();
   }
