@@ -2,6 +2,7 @@
 import { createConnectWorker } from "../src/kafka/connect-worker.ts";
 import { ensureConnectJars } from "../src/kafka/connect-jars.ts";
 import { ensureKafkaJars } from "../src/kafka/jars.ts";
+import { ensureThirdPartyPlugins } from "../src/kafka/plugins.ts";
 import { CONNECT_VERSION } from "../src/kafka/version.ts";
 import { devConnectDir, devConnectPort, existingDevWorker } from "./dev-connect.ts";
 import { devClusters, portIsFree, startDevCluster } from "./dev-clusters.ts";
@@ -12,6 +13,7 @@ const first = clusters[0];
 if (first === undefined) throw new Error("KAFKA_PORTS names no cluster");
 await ensureKafkaJars();
 await ensureConnectJars();
+const plugins = await ensureThirdPartyPlugins();
 for (const line of await Promise.all(clusters.map(startDevCluster))) console.log(line);
 
 const bootstrapServers = `127.0.0.1:${first.port}`;
@@ -30,6 +32,7 @@ const worker =
     port,
     groupId: "connect-dev",
     ownerPids: [],
+    plugins,
   }));
 if (worker.isRunning()) {
   await worker.start();
@@ -55,4 +58,6 @@ Kafka Connect ${CONNECT_VERSION}, a single-node distributed worker (group "${wor
 Declare the cluster with its worker in a registry with srctl (\`npm start\` runs one at http://localhost:4000/graphql):
 npx srctl -e 'DECLARE CLUSTER "local-${first.name}" WITH PROVIDER "kafka" WITH CONFIG ${config};'
 
+Plugin folders: ${Object.keys(plugins).join(", ")} (a worker made by an older connect:up has what it had then:
+\`npm run connect:down -- --purge\` and connect:up again for these).
 The worker's REST API: curl ${worker.url}/connector-plugins`);
