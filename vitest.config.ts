@@ -17,6 +17,10 @@ const workspaceDirs = ["packages", "apps"]
 // @stream-registry/testkit/vitest). Cheap for the others: brokers start when a test first asks.
 const kafkaProjects = new Set(["testkit", "provider-kafka", "provider-acme", "registry"]);
 const kafkaGlobalSetup = join(import.meta.dirname, "packages/testkit/src/kafka/global-setup.ts");
+// Projects whose tests start registry processes: the registry's build is made current once, before
+// their files run, rather than by the first registries they start, side by side.
+const registryProjects = new Set(["testkit", "provider-kafka", "registry", "cli"]);
+const registryBuildSetup = join(import.meta.dirname, "packages/testkit/src/registry/build-global-setup.ts");
 
 export default defineConfig({
   resolve: {
@@ -33,7 +37,10 @@ export default defineConfig({
         name: dir.split("/").at(-1),
         root: join(import.meta.dirname, dir),
         include: ["test/**/*.test.ts"],
-        globalSetup: kafkaProjects.has(dir.split("/").at(-1) ?? "") ? [kafkaGlobalSetup] : [],
+        globalSetup: [
+          ...(registryProjects.has(dir.split("/").at(-1) ?? "") ? [registryBuildSetup] : []),
+          ...(kafkaProjects.has(dir.split("/").at(-1) ?? "") ? [kafkaGlobalSetup] : []),
+        ],
       },
     })),
     pool: "forks",

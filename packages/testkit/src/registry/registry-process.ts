@@ -1,9 +1,12 @@
 import { spawn } from "node:child_process";
 import { eventually } from "./eventually.ts";
 import { TEST_ADMIN_TOKEN } from "./test-env.ts";
-import { registryMain, repoRoot } from "./workspace.ts";
+import { registryMain, registryStart, repoRoot } from "./workspace.ts";
 
-/** How the process is started: node on main.ts, or `npm start` in the repository root as users do. */
+/**
+ * How the process is started: node on what `npm start` runs (the registry's build, bin/start.mjs),
+ * or `npm start` itself in the repository root, npm included, as users do.
+ */
 export type Launcher = "node" | "npm start";
 
 /**
@@ -78,7 +81,7 @@ export function launchRegistry(
   // that `npm start` runs, through NODE_OPTIONS.
   const [command, args, preload] =
     launcher === "node"
-      ? [process.execPath, ["--import", "tsx", "--import", ownerWatchdog, registryMain], {}]
+      ? [process.execPath, ["--import", ownerWatchdog, registryStart, registryMain], {}]
       : [
           "npm",
           ["start"],

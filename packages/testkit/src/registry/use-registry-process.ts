@@ -17,7 +17,7 @@ export interface TestRegistryProcess extends RegistryClient {
 }
 
 /**
- * One registry process (`node --import tsx apps/registry/src/main.ts`, what `npm start` runs) on a
+ * One registry process (`node apps/registry/bin/start.mjs`, what `npm start` runs: the build) on a
  * fresh database of `kind` for a whole test file: PGlite in a temporary directory, or a PostgreSQL
  * database of its own. Its log is printed when a test fails; it is stopped with SIGTERM and its
  * database dropped after the file. Returns a getter, since the registry starts in beforeAll.
