@@ -174,6 +174,23 @@ describe("REGISTRY_CONNECT_ALLOW at a registry process in production", () => {
     expect(allowed.connections()).toBe(0);
   });
 
+  it("refuses a kafka cluster whose Kafka Connect worker is at an address not allowed", async () => {
+    const config = {
+      ...kafka(`127.0.0.1:${allowed.port}`),
+      "kafka.connect": { url: `http://127.0.0.1:${trap.port}` },
+    };
+    const response = await declare("scan5", config);
+    expect(response.data!.declareCluster.userErrors).toEqual([
+      {
+        code: "INVALID_INPUT",
+        field: ["input", "config", "kafka.connect", "url"],
+        message: refusal("Kafka Connect worker", `127.0.0.1:${trap.port}`),
+      },
+    ]);
+    expect(trap.connections()).toBe(0);
+    expect(allowed.connections()).toBe(0);
+  });
+
   it("refuses re-pointing an existing cluster, which stays as it was", async () => {
     await mutate(registry(), DECLARE_CLUSTER, { input: { name: "meta", provider: "registry-only" } });
     const before = await registry().query<{ cluster: { generation: number } }>(CLUSTER, { name: "meta" });

@@ -16,6 +16,20 @@ describe("the kafka provider's cluster endpoints (what REGISTRY_CONNECT_ALLOW ch
     ]);
   });
 
+  it("include the schema registry and the Kafka Connect worker, each on its url key", () => {
+    expect(
+      kafkaClusterEndpoints({
+        "apache.kafka": { "bootstrap.servers": "b1:9092" },
+        "schema.registry": { url: "https://sr.acme" },
+        "kafka.connect": { url: "http://connect.acme:8083/" },
+      }),
+    ).toEqual([
+      { host: "b1", port: 9092, field: ["apache.kafka", "bootstrap.servers"], label: "bootstrap server" },
+      { host: "sr.acme", port: 443, field: ["schema.registry", "url"], label: "schema registry" },
+      { host: "connect.acme", port: 8083, field: ["kafka.connect", "url"], label: "Kafka Connect worker" },
+    ]);
+  });
+
   it("are none without a readable bootstrap.servers (validation refuses that config first)", () => {
     expect(kafkaClusterEndpoints({})).toEqual([]);
     expect(kafkaClusterEndpoints({ "apache.kafka": { "bootstrap.servers": "nohost" } })).toEqual([]);

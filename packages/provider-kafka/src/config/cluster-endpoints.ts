@@ -1,6 +1,7 @@
 import type { ConfigMaps } from "@stream-registry/core";
 import type { ClusterEndpoint } from "@stream-registry/provider-api";
 import { parseBootstrapServers } from "./cluster-config.ts";
+import { connectWorker } from "../connect/connect-config.ts";
 import { schemaRegistryEndpoints } from "../schema-registry/schema-registry-config.ts";
 import { KAFKA_MAP } from "./config-maps.ts";
 
@@ -9,10 +10,15 @@ import { KAFKA_MAP } from "./config-maps.ts";
  * given (a host name is not resolved here). The brokers a cluster then advertises in its metadata
  * cannot be known before connecting: the provider asks the registry's ConnectPolicy about each
  * before it connects there (guarded-sockets.ts). The external schema registry a
- * "schema.registry" map names is listed too: the registry calls it.
+ * "schema.registry" map names is listed too, and the Connect worker of "kafka.connect": the
+ * registry calls them (redirects are never followed: http-call.ts).
  */
 export function kafkaClusterEndpoints(configMaps: ConfigMaps): ClusterEndpoint[] {
-  return [...bootstrapEndpoints(configMaps), ...schemaRegistryEndpoints(configMaps)];
+  return [
+    ...bootstrapEndpoints(configMaps),
+    ...schemaRegistryEndpoints(configMaps),
+    ...connectWorker.endpoints(configMaps),
+  ];
 }
 
 function bootstrapEndpoints(configMaps: ConfigMaps): ClusterEndpoint[] {

@@ -52,8 +52,7 @@ export function schemaErrorOfAnswer(status: number, body: unknown, where: string
 
 /** A registry that could not be reached (refused, reset, timed out, name not resolved): retriable. */
 export function schemaRegistryUnreachable(error: unknown, where: string): SchemaManagerError {
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-  const why = cause instanceof Error ? cause.message : String(cause);
+  const why = error instanceof Error ? error.message : String(error);
   return new SchemaManagerError(`schema registry ${where} unreachable: ${why}`, {
     retriable: true,
     cause: error,

@@ -1,4 +1,4 @@
-import { isRedirectStatus } from "@stream-registry/core";
+import { httpCall, HttpAnswerTooLarge } from "../connection/http-call.ts";
 import {
   schemaErrorOfAnswer,
   schemaRegistryRedirected,
@@ -6,6 +6,8 @@ import {
   unexpectedAnswer,
 } from "./confluent-errors.ts";
 import type { SchemaRegistrySettings } from "./schema-registry-config.ts";
+
+export { segment } from "../connection/http-call.ts";
 
 const MEDIA_TYPE = "application/vnd.schemaregistry.v1+json";
 /** A call that takes longer has failed as an outage would (retriable). */
@@ -23,72 +25,29 @@ export interface ConfluentCall {
 }
 
 /**
- * Calls an external registry over fetch (keep-alive connections of undici's global pool): the
- * parsed JSON answer, or a SchemaManagerError (see confluent-errors.ts). An aborted caller's
- * signal rejects with the signal's reason, as the built-in manager does. A redirect is refused,
- * never followed: the registry's allow-list checked the configured URL, not where it points.
+ * Calls an external registry (http-call.ts): the parsed JSON answer, or a SchemaManagerError (see
+ * confluent-errors.ts). An aborted caller's signal rejects with the signal's reason, as the
+ * built-in manager does. A redirect is refused, never followed.
  */
 export async function confluentRequest(
   settings: SchemaRegistrySettings,
   call: ConfluentCall,
 ): Promise<unknown> {
-  call.signal?.throwIfAborted();
   const where = `${call.method} ${settings.url}${call.path}`;
-  const headers: Record<string, string> = { accept: MEDIA_TYPE };
-  if (call.body !== undefined) headers["content-type"] = MEDIA_TYPE;
-  if (settings.username !== undefined) {
-    const userInfo = `${settings.username}:${settings.password ?? ""}`;
-    headers.authorization = `Basic ${Buffer.from(userInfo).toString("base64")}`;
-  }
-  const timeout = AbortSignal.timeout(CALL_TIMEOUT_MS);
-  let response: Response;
-  let text: string;
+  let answer;
   try {
-    response = await fetch(`${settings.url}${call.path}`, {
-      method: call.method,
-      headers,
-      redirect: "manual",
-      ...(call.body !== undefined && { body: JSON.stringify(call.body) }),
-      signal: call.signal ? AbortSignal.any([call.signal, timeout]) : timeout,
+    answer = await httpCall(settings, {
+      ...call,
+      mediaType: MEDIA_TYPE,
+      timeoutMs: CALL_TIMEOUT_MS,
+      maxBytes: MAX_ANSWER_BYTES,
     });
-    // A redirect's body is not read: it is refused whatever it says.
-    if (isRedirectStatus(response.status)) await response.body?.cancel();
-    text = isRedirectStatus(response.status) ? "" : await readLimited(response);
   } catch (error) {
-    if (error instanceof AnswerTooLarge) throw unexpectedAnswer(where, error.message);
+    if (error instanceof HttpAnswerTooLarge) throw unexpectedAnswer(where, error.message);
     call.signal?.throwIfAborted();
     throw schemaRegistryUnreachable(error, where);
   }
-  if (isRedirectStatus(response.status)) {
-    throw schemaRegistryRedirected(settings.url, response.status, response.headers.get("location"));
-  }
-  let body: unknown = text;
-  try {
-    body = text === "" ? undefined : JSON.parse(text);
-  } catch {
-    // not JSON: kept as text for the error's message
-  }
-  if (!response.ok) throw schemaErrorOfAnswer(response.status, body, where);
-  return body;
-}
-
-/** A path segment: a subject name or a version selector, percent-encoded. */
-export const segment = (value: string | number): string => encodeURIComponent(String(value));
-
-class AnswerTooLarge extends Error {}
-
-/** The answer's text, refused past MAX_ANSWER_BYTES (a registry that is not one, or broken). */
-async function readLimited(response: Response): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = response.body?.getReader();
-  for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) {
-    size += read.value.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader!.cancel();
-      throw new AnswerTooLarge(`more than ${MAX_ANSWER_BYTES} bytes`);
-    }
-    chunks.push(read.value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  if (answer.redirect) throw schemaRegistryRedirected(settings.url, answer.status, answer.location);
+  if (!answer.ok) throw schemaErrorOfAnswer(answer.status, answer.body, where);
+  return answer.body;
 }

@@ -1,0 +1,121 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { isProviderError, type ClusterTarget, type ProviderError } from "@stream-registry/provider-api";
+import { startRedirectTrap } from "@stream-registry/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKafkaProvider } from "../src/index.ts";
+import { context } from "./support/kafka-targets.ts";
+
+const SECRET = "pw-not-to-be-echoed";
+
+/** A stand-in worker that answers every call with `status` and `body` (or by its path), counting the calls. */
+async function fakeWorker(status: number, body: unknown | ((path: string) => unknown)) {
+  let calls = 0;
+  const server: Server = createServer((request, response) => {
+    calls += 1;
+    const answer = typeof body === "function" ? body(request.url ?? "") : body;
+    response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(answer));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    calls: () => calls,
+    [Symbol.asyncDispose]: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const clusterAt = (url: string): ClusterTarget => ({
+  namespace: "/",
+  name: "c1",
+  config: { "apache.kafka": { "bootstrap.servers": "127.0.0.1:9092" }, "kafka.connect": { url } },
+});
+
+const sink = (url: string) => ({
+  name: "widgets",
+  type: "file",
+  cluster: clusterAt(url),
+  configMaps: { "file-sink": { file: "/tmp/widgets", "connection.password": SECRET } },
+  state: "RUNNING" as const,
+});
+
+async function failure(call: Promise<unknown>): Promise<ProviderError> {
+  const error = await call.then(
+    () => new Error("expected a failure"),
+    (e: unknown) => e,
+  );
+  if (!isProviderError(error)) throw error;
+  return error;
+}
+
+/** Issue 22, Must 1 and 6: how the Connect client treats what a worker (or something else) answers. */
+describe("the Kafka Connect client", () => {
+  const provider = createKafkaProvider({ logLevel: "nothing" });
+  beforeAll(() => provider.registryWillStart({ connect: { restricted: false, allows: async () => true } }));
+  afterAll(() => provider.close());
+
+  it("refuses a redirect without following it", async () => {
+    await using redirects = await startRedirectTrap(307);
+    const error = await failure(provider.sinks.types(clusterAt(redirects.url), context()));
+    expect(error.retriable).toBe(false);
+    expect(error.message).toContain("redirects are not followed");
+    expect(error.issues[0]?.field).toEqual(["kafka.connect", "url"]);
+    expect(redirects.trapped()).toBe(0);
+  });
+
+  it("takes a 409 (a rebalance) and a 5xx as retriable, a 400 as a refusal, never echoing a secret", async () => {
+    for (const [status, retriable] of [
+      [409, true],
+      [500, true],
+      [400, false],
+    ] as const) {
+      await using worker = await fakeWorker(status, {
+        error_code: status,
+        message: `Connector configuration is invalid: Invalid value ${SECRET} for configuration x`,
+      });
+      const error = await failure(provider.sinks.update(sink(worker.url), context()));
+      expect(error.retriable, `${status}`).toBe(retriable);
+      expect(error.message).toContain(`answered ${status}`);
+      expect(error.message).not.toContain(SECRET);
+    }
+  });
+
+  it("calls nothing with an aborted signal, or an unreachable worker, as retriable", async () => {
+    await using worker = await fakeWorker(200, []);
+    const aborted = new AbortController();
+    aborted.abort(new Error("gone"));
+    await expect(provider.sources.types(clusterAt(worker.url), { signal: aborted.signal })).rejects.toThrow(
+      "gone",
+    );
+    await expect(provider.sources.observe(sink(worker.url), { signal: aborted.signal })).rejects.toThrow(
+      "gone",
+    );
+    expect(worker.calls()).toBe(0);
+    const down = await failure(provider.sources.types(clusterAt("http://127.0.0.1:1"), context()));
+    expect(down.retriable).toBe(true);
+    expect(down.message).toContain("unreachable");
+  });
+
+  it("shows a failed task's trace without the secrets of the connector's config", async () => {
+    await using worker = await fakeWorker(200, (path: string) =>
+      path.endsWith("/config")
+        ? { "connection.password": SECRET, "stream.registry.owner": "/:c1" }
+        : {
+            connector: { state: "RUNNING", worker_id: "w1" },
+            tasks: [
+              {
+                id: 0,
+                state: "FAILED",
+                worker_id: "w1",
+                trace: `SQLException: login ${SECRET} refused\n\tat x`,
+              },
+            ],
+          },
+    );
+    const observed = await provider.sinks.observe(sink(worker.url), context());
+    expect(observed?.details).toEqual({
+      state: "DEGRADED",
+      tasks: [{ id: 0, state: "FAILED", workerId: "w1", error: "SQLException: login ******** refused" }],
+      error: "SQLException: login ******** refused",
+    });
+  });
+});
