@@ -12,6 +12,7 @@ import {
   fileSinkConfig,
   fileSourceConfig,
   kafkaClient,
+  startConnectWorker,
   thirdPartyPluginFolders,
 } from "../src/index.ts";
 import type { ConnectWorker, ConnectorConfig } from "../src/index.ts";
@@ -87,6 +88,19 @@ describe("Third-party connectors on a real worker, created directly on Connect",
     for (const folder of Object.keys(thirdPartyPluginFolders())) {
       expect(log).toContain(`Loading plugin from: ${join(connect.worker.dir, "plugins", folder)}`);
     }
+  });
+
+  it("refuses a plugin folder that was never fetched, naming it, and leaves no worker folder", async () => {
+    const name = `connect-unfetched-${randomUUID().slice(0, 8)}`;
+    const missing = join(tmpdir(), `${name}-jars`);
+    await expect(
+      startConnectWorker({
+        name,
+        bootstrapServers: kafka.at(0).bootstrapServers,
+        plugins: { unfetched: missing },
+      }),
+    ).rejects.toThrow(`plugins.unfetched: the folder ${missing} does not exist`);
+    expect(readdirSync(tmpdir()).filter((entry) => entry.startsWith(`sr-${name}-`))).toEqual([]);
   });
 
   it("captures 1,000 inserted rows into one topic with Debezium and writes them to another database with the JDBC sink", async () => {

@@ -80,6 +80,13 @@ export async function startConnectWorker(options: ConnectWorkerOptions): Promise
 
 /** Prepares (or reopens) a worker directory without starting the worker. */
 export async function createConnectWorker(options: ConnectWorkerOptions): Promise<ConnectWorker> {
+  for (const [plugin, folder] of Object.entries(options.plugins ?? {})) {
+    if (!existsSync(folder)) {
+      throw new Error(
+        `plugins.${plugin}: the folder ${folder} does not exist; fetch it first (ensureConnectPlugin, ensureThirdPartyPlugins or npm run kafka:fetch)`,
+      );
+    }
+  }
   const name = options.name ?? "connect";
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), `sr-${name}-`)));
   await mkdir(dir, { recursive: true });
