@@ -107,9 +107,12 @@ function failureOfAnswer(
 ): ProviderError {
   const message = connectMessage(body, redact);
   if (status === 409) {
-    return fail(`Kafka Connect ${where} answered 409 (the worker group is rebalancing): ${message}`, {
-      retriable: true,
-    });
+    return fail(
+      `Kafka Connect ${where} answered 409 (a rebalance of the worker group, or a concurrent change): ${message}`,
+      {
+        retriable: true,
+      },
+    );
   }
   const said = `Kafka Connect ${where} answered ${status}: ${message}`;
   if (status >= 500 || status === 408 || status === 429) return fail(said, { retriable: true });
