@@ -14,6 +14,7 @@ describe("the acme.kafka config map", () => {
       "apache.kafka",
       "apache.kafka.topic",
       "schema.registry",
+      "kafka.connect",
       ACME_MAP,
     ]);
   });
