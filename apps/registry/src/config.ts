@@ -24,6 +24,8 @@ export interface RegistryConfig {
   logLevel: string;
   reconciler: ReconcilerConfig;
   health: HealthConfig;
+  /** The data-in-flight poller (docs/operations.md, "Data in flight"). */
+  flow: FlowConfig;
   /** How the discovery index follows the children's change feeds. */
   index: IndexFollowerConfig;
   /** What one GraphQL request may ask; see docs/api.md "Query limits". */
@@ -76,6 +78,17 @@ export interface HealthConfig {
   concurrency: number;
 }
 
+export interface FlowConfig {
+  /** How often each cluster's data in flight is read (0: never). */
+  pollMs: number;
+  /** A cluster's round that takes longer is abandoned (its bindings keep the last reading). */
+  timeoutMs: number;
+  /** Clusters read at once. */
+  concurrency: number;
+  /** Polls kept per partition of each consumer group: the health verdict's window. */
+  window: number;
+}
+
 const int = (min: number) => z.coerce.number().int().min(min);
 
 const envSchema = z.object({
@@ -105,6 +118,10 @@ const envSchema = z.object({
   REGISTRY_INDEX_PAGE_SIZE: int(1).max(500).default(250),
   REGISTRY_HEALTH_TIMEOUT_MS: int(1).default(10_000),
   REGISTRY_HEALTH_CONCURRENCY: int(1).default(4),
+  REGISTRY_FLOW_POLL_MS: int(0).default(30_000),
+  REGISTRY_FLOW_TIMEOUT_MS: int(1).default(20_000),
+  REGISTRY_FLOW_CONCURRENCY: int(1).default(2),
+  REGISTRY_FLOW_WINDOW: int(2).max(100).default(10),
   SHUTDOWN_TIMEOUT_MS: int(0).default(10_000),
   REGISTRY_ENROLLMENT_TOKEN: z
     .string()
@@ -184,6 +201,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       intervalMs: e.REGISTRY_HEALTH_INTERVAL_MS,
       timeoutMs: e.REGISTRY_HEALTH_TIMEOUT_MS,
       concurrency: e.REGISTRY_HEALTH_CONCURRENCY,
+    },
+    flow: {
+      pollMs: e.REGISTRY_FLOW_POLL_MS,
+      timeoutMs: e.REGISTRY_FLOW_TIMEOUT_MS,
+      concurrency: e.REGISTRY_FLOW_CONCURRENCY,
+      window: e.REGISTRY_FLOW_WINDOW,
     },
     index: { waitMs: e.REGISTRY_INDEX_WAIT_MS, pageSize: e.REGISTRY_INDEX_PAGE_SIZE },
     queryLimits: {

@@ -42,6 +42,7 @@ import { createHttpServer } from "./http/server.ts";
 import { childProbes } from "./health/child-probes.ts";
 import { clusterProbes } from "./health/cluster-probes.ts";
 import { HealthMonitor } from "./health/health-monitor.ts";
+import { FlowPoller } from "./flow/flow-poller.ts";
 import { ChildCalls } from "@stream-registry/federation";
 import { IndexFollower } from "./discovery/index-follower.ts";
 import { createLogger, type Logger } from "./logger.ts";
@@ -67,6 +68,8 @@ export interface RunningRegistry extends AsyncDisposable {
   port: number;
   db: Database;
   reconciler: Reconciler;
+  /** The data-in-flight poller: tests run its rounds themselves (`flow.round`). */
+  flow: FlowPoller;
   logger: Logger;
   /** Graceful stop: no new requests, in-flight ones drained, job leases released. */
   stop(): Promise<void>;
@@ -213,7 +216,10 @@ export async function startRegistry(
         logger,
       );
     logConnectAllow(config.connectAllow, config.production, logger);
+    // Data in flight, read in the background; GraphQL answers from its last reading.
+    const flow = new FlowPoller(deps, config.flow, logger);
     const services = createServices(deps, {
+      flow,
       connect,
       onTokenRevoked: () => apiTokens.forget(),
       healthIntervalMs: config.health.intervalMs,
@@ -331,6 +337,7 @@ export async function startRegistry(
     reconciler.start();
     resync.start();
     health.start();
+    flow.start();
     index.start();
     identity.start();
     // Only once it serves: a start that fails before (a port in use) leaves no token that no one
@@ -362,6 +369,7 @@ export async function startRegistry(
         await Promise.all([
           identity.stop(),
           health.stop(config.shutdownTimeoutMs),
+          flow.stop(config.shutdownTimeoutMs),
           index.stop(),
           resync.stop(config.shutdownTimeoutMs),
           reconciler.stop(config.shutdownTimeoutMs),
@@ -370,7 +378,7 @@ export async function startRegistry(
         await db.close();
         logger.info("registry stopped");
       })());
-    return { url, port, db, reconciler, logger, stop, [Symbol.asyncDispose]: stop };
+    return { url, port, db, reconciler, flow, logger, stop, [Symbol.asyncDispose]: stop };
   } catch (error) {
     await db.close().catch(() => {});
     throw error;

@@ -61,7 +61,8 @@ export const ENTITY_KINDS = [
     lookUp: "binding",
     key: "fqn",
     namedByStream: true,
-    unindexed: [],
+    // Data in flight changes with every poll, not with the binding: its owner answers it.
+    unindexed: ["flow"],
   },
 ] as const satisfies readonly EntityKind[];
 

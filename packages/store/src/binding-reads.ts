@@ -1,4 +1,4 @@
-import type { Binding, Cluster, Stream } from "@stream-registry/core";
+import { Phase, type Binding, type Cluster, type Stream } from "@stream-registry/core";
 import { BINDING_COLUMNS, toBinding } from "./binding-row.ts";
 import { JOINED_CLUSTER_COLUMNS, toCluster, toJoinedCluster, type JoinedClusterRow } from "./cluster-row.ts";
 import type { Db } from "./db.ts";
@@ -47,3 +47,23 @@ export async function findBindingsOf(
 }
 
 type JoinedRow = Parameters<typeof toBinding>[0] & JoinedClusterRow;
+
+/** An ONLINE binding as the data-in-flight poller reads it: its id, its stream's name, its cluster. */
+export interface WatchedBinding {
+  id: string;
+  streamName: string;
+  cluster: Cluster;
+}
+
+/**
+ * Every ONLINE binding with its stream's name and its cluster, by cluster and stream name: what the
+ * data-in-flight poller reads each round (one query, whatever the number of bindings).
+ */
+export async function findOnlineBindings(db: Db): Promise<WatchedBinding[]> {
+  const rows = await open(db).$queryRaw<(JoinedClusterRow & { id: string; streamName: string })[]>`
+    SELECT b.id::text AS id, s.name AS "streamName", ${JOINED_CLUSTER_COLUMNS}
+    FROM binding b JOIN stream s ON s.id = b.stream_id JOIN cluster c ON c.id = b.cluster_id
+    WHERE b.phase = ${Phase.ONLINE}::"Phase"
+    ORDER BY c.name, s.name`;
+  return rows.map((row) => ({ id: row.id, streamName: row.streamName, cluster: toJoinedCluster(row) }));
+}

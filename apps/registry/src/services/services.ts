@@ -3,6 +3,7 @@ import { createSchemaRegistry, type SchemaRegistry } from "../schema-registry/sc
 import { SchemaSubjects } from "../schema-registry/schema-subjects.ts";
 import { StreamSchemas } from "../schema-registry/stream-schemas.ts";
 import type { ClusterPresets } from "../cluster-presets.ts";
+import type { BindingFlowView } from "../flow/binding-flow.ts";
 import type { RegistryIdentity } from "../identity.ts";
 import { BindingService } from "./binding-service.ts";
 import { Catalog } from "./catalog.ts";
@@ -41,6 +42,13 @@ export interface Services {
   streamSchemas: StreamSchemas;
   /** Subjects by name: reads, levels, checks, deletes (GraphQL). */
   schemaSubjects: SchemaSubjects;
+  /** Data in flight as the background poller last read it (flow/flow-poller.ts). */
+  flow: FlowReadings;
+}
+
+/** The poller's last reading of each binding; null before its first. */
+export interface FlowReadings {
+  of(bindingId: string): BindingFlowView | null;
 }
 
 export function createServices(
@@ -57,6 +65,8 @@ export function createServices(
     connect?: ConnectGuard;
     /** Called when a token is revoked: verifiers forget what they kept of it. */
     onTokenRevoked?: () => void;
+    /** The data-in-flight poller's readings; none: every binding's flow is null. */
+    flow?: FlowReadings;
   },
 ): Services {
   const parent = new ParentService(deps, options.identity, options.self, options.connect);
@@ -86,5 +96,6 @@ export function createServices(
     schemas,
     streamSchemas,
     schemaSubjects: new SchemaSubjects(streamSchemas),
+    flow: options.flow ?? { of: () => null },
   };
 }

@@ -20,6 +20,7 @@ import type { EffectiveConfigModel } from "../models.ts";
 import { bindingByNames, clusterConnection, readableBindings, streamConnection } from "./lookups.ts";
 import { streamSchemaFields } from "./schemas.ts";
 import { descendantsOf } from "../descendants.ts";
+import { bindingFlowModel } from "../../flow/binding-flow.ts";
 
 export const Namespace: NamespaceResolvers = {
   __resolveReference: (ref, { namespace }) => (ref.path === namespace ? { path: namespace } : null),
@@ -97,6 +98,11 @@ export const BindingType: BindingResolvers = {
   status: (binding) => binding,
   observed: async (binding, _, { loaders }) =>
     (await loaders.observationByBindingId.load(binding.id)) ?? null,
+  // The background poller's last reading (flow/flow-poller.ts), never the platform's, per request.
+  flow: (binding, _, { services }) => {
+    const view = services.flow.of(binding.id);
+    return view && bindingFlowModel(view);
+  },
 };
 
 export const ResourceStatus: ResourceStatusResolvers = {
