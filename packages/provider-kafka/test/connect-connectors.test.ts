@@ -131,6 +131,20 @@ describe("Kafka Connect validation", () => {
     ]);
     expect((await connect.worker.request<string[]>("GET", "/connectors")).join()).not.toContain(name);
   });
+
+  it("refuses a create Connect refuses with its field errors, making nothing", async () => {
+    const name = topicName("refused");
+    const error = await providerFailure(
+      provider.sinks.create(
+        request(name, "file", { "file-sink": { file: "/tmp/z", "tasks.max": "zero" } }),
+        context(),
+      ),
+    );
+    expect(error).toBeInstanceOf(StreamSinkError);
+    expect(error.retriable).toBe(false);
+    expect(error.issues.map((issue) => issue.field)).toEqual([["file-sink", "tasks.max"]]);
+    expect(await provider.sinks.observe({ name, cluster }, context())).toBeNull();
+  });
 });
 
 describe("a file source and a file sink on a real worker", () => {

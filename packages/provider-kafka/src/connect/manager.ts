@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import {
+  isPermanentProviderError,
   ResourceConflictError,
   StreamSinkError,
   StreamSourceError,
@@ -165,6 +166,39 @@ export function createConnectorManager(role: ConnectorRole, policy: () => Connec
     await connectCall(call, { method: "PUT", path });
   }
 
+  /** Connect's field errors for a planned config, on the user's map and key. */
+  async function connectIssues(call: ConnectCallContext, request: ConnectorRequest, planned: ConnectorPlan) {
+    const answer = await connectCall(call, {
+      method: "PUT",
+      path: `/connector-plugins/${segment(planned.config["connector.class"] ?? "")}/config/validate`,
+      body: { ...planned.config, name: connectorNameOf(request.name, role) },
+    });
+    // Connect's own "name" is the registry's choice; the user's name is checked on its own.
+    return validationIssues(answer.body as ConnectValidation, planned.map, call.redact).filter(
+      (issue) => issue.field[1] !== "name",
+    );
+  }
+
+  /**
+   * Writes a config to Connect; a refusal (Connect answers 400 for an invalid config) carries
+   * Connect's field errors as issues, as validate() gives them.
+   */
+  async function write(
+    call: ConnectCallContext,
+    request: ConnectorRequest,
+    planned: ConnectorPlan,
+    work: () => Promise<unknown>,
+  ) {
+    try {
+      await work();
+    } catch (error) {
+      if (!isPermanentProviderError(error) || error.issues.length > 0) throw error;
+      const issues = await connectIssues(call, request, planned).catch(() => []);
+      if (issues.length === 0) throw error;
+      throw fail(error.message, { retriable: false, issues, cause: error });
+    }
+  }
+
   async function realize(request: ConnectorRequest, context: OperationContext, mode: "create" | "update") {
     const { planned, call } = await plan(request, context);
     const current = await ownership(call, request);
@@ -175,15 +209,14 @@ export function createConnectorManager(role: ConnectorRole, policy: () => Connec
       );
     }
     if (current.kind === "absent") {
-      await make(call, request, planned);
+      await write(call, request, planned, () => make(call, request, planned));
     } else {
       if (!sameConfig(current.config, planned.config)) {
         if (mode === "create") throw conflict(request, "with a different config");
-        await connectCall(call, {
-          method: "PUT",
-          path: `${pathOf(request.name)}/config`,
-          body: planned.config,
-        });
+        const path = `${pathOf(request.name)}/config`;
+        await write(call, request, planned, () =>
+          connectCall(call, { method: "PUT", path, body: planned.config }),
+        );
       }
       await runAs(call, request);
     }
@@ -225,18 +258,8 @@ export function createConnectorManager(role: ConnectorRole, policy: () => Connec
       const type = findType(types, request.type);
       if (!type) return [...(nameIssue ? [nameIssue] : []), unknownType(request.type, types)];
       const planned = connectorPlan(role, request, type);
-      const answer = await connectCall(call, {
-        method: "PUT",
-        path: `/connector-plugins/${segment(type.class)}/config/validate`,
-        body: { ...planned.config, name: connectorNameOf(request.name, role) },
-      });
-      // Connect's own "name" is the registry's choice; the user's name was checked above.
-      const found = validationIssues(answer.body as ConnectValidation, planned.map, call.redact);
-      return [
-        ...(nameIssue ? [nameIssue] : []),
-        ...planned.issues,
-        ...found.filter((i) => i.field[1] !== "name"),
-      ];
+      const found = await connectIssues(call, request, planned);
+      return [...(nameIssue ? [nameIssue] : []), ...planned.issues, ...found];
     },
 
     async restart(target, { onlyFailed }, context) {
