@@ -282,7 +282,7 @@ describe("secrets in a connector's config", () => {
 });
 
 describe("a worker that is down", () => {
-  it("is a retriable error, and a refused address a permanent one", async () => {
+  it("is a retriable error until it is back with the connectors it had, and a refused address a permanent one", async () => {
     const refusing = createKafkaProvider({ logLevel: "nothing" });
     refusing.registryWillStart({ connect: { restricted: true, allows: () => Promise.resolve(false) } });
     const refused = await providerFailure(refusing.sources.types(cluster, context()));
@@ -293,9 +293,19 @@ describe("a worker that is down", () => {
     ]);
     await refusing.close();
 
+    const name = topicName("restarted");
+    await bindTopic(name);
+    await provider.sinks.create(
+      request(name, "file", { "file-sink": { file: join(dir, `${name}.out`) } }),
+      context(),
+    );
     await connect.worker.stop();
-    const down = await providerFailure(provider.sources.observe({ name: "anything", cluster }, context()));
-    expect(down).toBeInstanceOf(StreamSourceError);
+    const down = await providerFailure(provider.sinks.observe({ name, cluster }, context()));
+    expect(down).toBeInstanceOf(StreamSinkError);
     expect(isTransientProviderError(down)).toBe(true);
+    // The worker back: the sink is still there (Connect keeps it in its config topic) and runs again.
+    await connect.worker.start();
+    await observedAs(provider.sinks, name, "RUNNING");
+    await provider.sinks.remove({ name, cluster }, context());
   });
 });
