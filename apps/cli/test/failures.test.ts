@@ -115,7 +115,7 @@ describe("srctl failures", () => {
         'REPLICATE BINDING "cluster001/widgets_v0" TO CLUSTER "cluster002";',
         "REPLICATE BINDING yet (no replicateBinding mutation)",
       ],
-      ['SHOW SOURCE TYPES FOR CLUSTER "cluster001";', "SHOW SOURCE TYPES yet (no sourceTypes query)"],
+      ['SHOW REPLICATIONS ON CLUSTER "cluster001";', "SHOW REPLICATIONS yet (no replications query)"],
       [
         'CREATE STREAM RELOCATION "w" FROM CLUSTER "a" TO CLUSTER "b";',
         "CREATE STREAM RELOCATION yet (no createStreamRelocation mutation)",

@@ -102,10 +102,11 @@ export const SETTLED_STATE: Record<RunState, string> = {
 };
 
 /**
- * How a wait ends: `gone` waits for a delete; `restarting` lets a FAILED or DEGRADED connector be
- * waited on (a restart was just asked for) instead of ending the wait.
+ * How a wait ends: `settled` when it runs as desired, `gone` after a delete; `restarted` like
+ * settled, except that a failure is believed only from an observation newer than `after` (the
+ * one the restart answered with), as until then it may be the failure the restart is for.
  */
-export type WaitFor = "settled" | "gone" | "restarting";
+export type WaitFor = { until: "settled" | "gone" } | { until: "restarted"; after: string | null };
 
 /**
  * Waits until a source or sink runs as desired at its latest generation (ONLINE, PAUSED or
@@ -128,14 +129,17 @@ export async function waitForConnector(
 }
 
 function settled(connector: ConnectorData | null, waitFor: WaitFor): Probe {
-  if (!connector) return waitFor === "gone" ? { state: "done" } : { state: "failed", detail: "deleted" };
+  if (!connector)
+    return waitFor.until === "gone" ? { state: "done" } : { state: "failed", detail: "deleted" };
   const { state, desiredState, status, observed } = connector;
-  const why = status.message ?? observed?.error ?? observed?.tasks.find((t) => t.error)?.error;
+  const why = observed?.error ?? observed?.tasks.find((t) => t.error)?.error ?? status.message;
   const detail = why ? `${state} (${why})` : state;
-  if (waitFor === "gone") return { state: "waiting", detail };
-  if ((state === "FAILED" || state === "DEGRADED") && waitFor !== "restarting") {
-    return { state: "failed", detail };
+  if (waitFor.until === "gone") return { state: "waiting", detail };
+  const failed = state === "FAILED" || state === "DEGRADED";
+  if (failed && waitFor.until === "restarted" && (observed?.observedAt ?? "") <= (waitFor.after ?? "")) {
+    return { state: "waiting", detail: `${state} (restart requested)` };
   }
+  if (failed) return { state: "failed", detail };
   const current = status.observedGeneration === status.generation;
   return state === SETTLED_STATE[desiredState] && current ? { state: "done" } : { state: "waiting", detail };
 }

@@ -38,9 +38,19 @@ async function mutate(
     `${verb.toLowerCase()}Stream${noun}`,
     { ...namespaceInput(context), name, ...input },
     `${key} { ${CONNECTOR_FIELDS} }`,
+    // Pause, resume and stop share one input: the source's or sink's name.
+    verb === "Pause" || verb === "Resume" || verb === "Stop" ? `Stream${noun}RefInput` : undefined,
   );
   let connector = answer.value[key] ?? null;
-  if (context.wait) connector = await waitForConnector(context, noun, name, waitFor(verb));
+  if (context.wait) {
+    const until: WaitFor =
+      verb === "Delete"
+        ? { until: "gone" }
+        : verb === "Restart"
+          ? { until: "restarted", after: connector?.observed?.observedAt ?? null }
+          : { until: "settled" };
+    connector = await waitForConnector(context, noun, name, until);
+  }
   const what = describeConnector(noun, name);
   if (!connector) {
     const object = { kind: `stream${noun}`, ...namespaceInput(context), name, deleted: true };
@@ -56,11 +66,6 @@ async function mutate(
     },
     answer.warnings,
   );
-}
-
-function waitFor(verb: Change | Control): WaitFor {
-  if (verb === "Delete") return "gone";
-  return verb === "Restart" ? "restarting" : "settled";
 }
 
 type Of<K extends string> = StatementOf<Extract<`${K}StreamSource` | `${K}StreamSink`, StatementKind>>;
