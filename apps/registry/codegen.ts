@@ -31,6 +31,11 @@ const config: CodegenConfig = {
           ChangeConnection: "../graphql/models.ts#ChangeConnectionModel",
           Grant: "../graphql/models.ts#GrantModel",
           GrantConnection: "../graphql/models.ts#GrantConnectionModel",
+          StreamSource: "../graphql/models.ts#ConnectorModel",
+          StreamSink: "../graphql/models.ts#ConnectorModel",
+          StreamSourceConnection: "../graphql/models.ts#ConnectorConnectionModel",
+          StreamSinkConnection: "../graphql/models.ts#ConnectorConnectionModel",
+          ConnectorObservation: "../graphql/models.ts#ConnectorObservationModel",
         },
         scalars: {
           ConfigMaps: "@stream-registry/core#ConfigMaps",

@@ -1,5 +1,11 @@
 import path from "node:path";
-import { parseConnectAllow, type ConnectAllowList } from "@stream-registry/core";
+import {
+  DEFAULT_AUTO_RESTART,
+  parseConnectAllow,
+  parseRestartDelays,
+  type AutoRestartPolicy,
+  type ConnectAllowList,
+} from "@stream-registry/core";
 import { z } from "zod";
 import { authConfigFrom, authEnv, type AuthConfig } from "./auth/auth-config.ts";
 import { NO_CLUSTER_PRESETS, readClusterPresets, type ClusterPresets } from "./cluster-presets.ts";
@@ -67,6 +73,11 @@ export interface ReconcilerConfig {
   resyncConcurrency: number;
   /** Jobs of a kind whose handler creates many at once, leased and realized together (per cluster). */
   batchSize: number;
+  /**
+   * When failed sources and sinks are restarted automatically (docs/connect.md): the delays before
+   * each restart, the last repeating, and how many at most. Omitted: core's DEFAULT_AUTO_RESTART.
+   */
+  connectorRestart?: AutoRestartPolicy;
 }
 
 export interface HealthConfig {
@@ -113,6 +124,11 @@ const envSchema = z.object({
   RECONCILER_RESYNC_MS: int(0).default(60_000),
   RECONCILER_RESYNC_CONCURRENCY: int(1).default(4),
   RECONCILER_BATCH_SIZE: int(1).default(100),
+  REGISTRY_CONNECTOR_RESTART_DELAYS_MS: z
+    .string()
+    .refine((text) => parseRestartDelays(text) !== undefined, "must be delays in ms, comma-separated")
+    .optional(),
+  REGISTRY_CONNECTOR_RESTART_MAX: int(0).default(DEFAULT_AUTO_RESTART.max),
   REGISTRY_HEALTH_INTERVAL_MS: int(0).default(30_000),
   REGISTRY_INDEX_WAIT_MS: int(100).max(10_000).default(1_000),
   REGISTRY_INDEX_PAGE_SIZE: int(1).max(500).default(250),
@@ -196,6 +212,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       resyncMs: e.RECONCILER_RESYNC_MS,
       resyncConcurrency: e.RECONCILER_RESYNC_CONCURRENCY,
       batchSize: e.RECONCILER_BATCH_SIZE,
+      connectorRestart: {
+        delaysMs: e.REGISTRY_CONNECTOR_RESTART_DELAYS_MS
+          ? parseRestartDelays(e.REGISTRY_CONNECTOR_RESTART_DELAYS_MS)!
+          : DEFAULT_AUTO_RESTART.delaysMs,
+        max: e.REGISTRY_CONNECTOR_RESTART_MAX,
+      },
     },
     health: {
       intervalMs: e.REGISTRY_HEALTH_INTERVAL_MS,

@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { ApolloServer } from "@apollo/server";
-import { withDeadline } from "@stream-registry/core";
+import { DEFAULT_AUTO_RESTART, withDeadline } from "@stream-registry/core";
 import {
   insertGrant,
   migrate,
@@ -166,6 +166,7 @@ export async function startRegistry(
     const handlers = realizedHandlers({
       binding: namespaced,
       parentLink: { db, identity, self, logger, registryKeys },
+      connectors: { ...namespaced, restart: config.reconciler.connectorRestart ?? DEFAULT_AUTO_RESTART },
     });
     const reconciler = new Reconciler({ db }, handlers, config.reconciler, logger);
     // Aborted as the registry begins to stop: requests that wait (a parent's long poll) end.

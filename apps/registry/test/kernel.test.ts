@@ -18,6 +18,7 @@ import { REALIZED_KINDS } from "../src/reconciler/kinds.ts";
 import { parentLinks } from "./kernel/parent-links.ts";
 import {
   bindings,
+  connectors,
   statusOf,
   widgets,
   type Status,
@@ -49,6 +50,9 @@ const SUBJECTS: Record<string, { make: SubjectFactory; batches: boolean; journal
   binding: { make: bindings, batches: true, journaled: true },
   // One live link at a time (parent_link_one_live), and registering again is idempotent.
   parent_link: { make: parentLinks, batches: false, journaled: false },
+  // Sources and sinks: one handler, no batch calls (Connect has none).
+  source: { make: connectors("source"), batches: false, journaled: true },
+  sink: { make: connectors("sink"), batches: false, journaled: true },
   [WIDGETS.kind]: { make: widgets, batches: true, journaled: true },
 };
 const KINDS = [...REALIZED_KINDS.map(({ kind }) => kind), WIDGETS.kind];

@@ -64,6 +64,28 @@ export const ENTITY_KINDS = [
     // Data in flight changes with every poll, not with the binding: its owner answers it.
     unindexed: ["flow"],
   },
+  // Sources and sinks are named by the stream they write or read. Their cluster and binding are
+  // other entities, which their documents do not name: the owner answers them live.
+  {
+    kind: "source",
+    typename: "StreamSource",
+    list: "sources",
+    filter: "StreamSourceFilter",
+    lookUp: "source",
+    key: "name",
+    namedByStream: true,
+    unindexed: ["cluster", "binding"],
+  },
+  {
+    kind: "sink",
+    typename: "StreamSink",
+    list: "sinks",
+    filter: "StreamSinkFilter",
+    lookUp: "sink",
+    key: "name",
+    namedByStream: true,
+    unindexed: ["cluster", "binding"],
+  },
 ] as const satisfies readonly EntityKind[];
 
 /** The entity types of the table ("stream"): an index row's kind. */

@@ -1,4 +1,10 @@
-import { Phase, type Cluster, type ConnectorRole, type Visibility } from "@stream-registry/core";
+import {
+  Phase,
+  type Cluster,
+  type ConnectorRole,
+  type ConnectorStatus,
+  type Visibility,
+} from "@stream-registry/core";
 import type { Keyset } from "./catalog.ts";
 import { JOINED_CLUSTER_COLUMNS, toJoinedCluster, type JoinedClusterRow } from "./cluster-row.ts";
 import {
@@ -26,14 +32,21 @@ export interface ConnectorFilter {
   /** The cluster's name. */
   cluster?: string | null;
   type?: string | null;
-  phase?: Phase | null;
+  /** Its STATUS (core's connectorStatus, here in SQL). */
+  state?: ConnectorStatus | null;
 }
 
 type JoinedRow = ConnectorRow & JoinedClusterRow;
 
+/** The role's rows (k) with their clusters (c) and observations (o). */
+function from(role: ConnectorRole): Prisma.Sql {
+  const { table, observations, observationKey } = CONNECTOR_RESOURCES[role];
+  return Prisma.sql`${table} k JOIN cluster c ON c.id = k.cluster_id
+    LEFT JOIN ${observations} o ON o.${observationKey} = k.id`;
+}
+
 function select(role: ConnectorRole): Prisma.Sql {
-  return Prisma.sql`SELECT ${CONNECTOR_SQL_COLUMNS}, ${JOINED_CLUSTER_COLUMNS}
-    FROM ${CONNECTOR_RESOURCES[role].table} k JOIN cluster c ON c.id = k.cluster_id`;
+  return Prisma.sql`SELECT ${CONNECTOR_SQL_COLUMNS}, ${JOINED_CLUSTER_COLUMNS} FROM ${from(role)}`;
 }
 
 const toJoined =
@@ -73,13 +86,20 @@ export async function findConnectorsToObserve(
   return rows.map(toJoined(role));
 }
 
+/** core's connectorStatus in SQL, over the row (k) and its observation (o). */
+const STATUS_SQL = Prisma.sql`(CASE
+  WHEN k.phase <> ${Phase.ONLINE}::"Phase" THEN k.phase::text
+  WHEN o.details->>'state' = 'RUNNING' THEN 'ONLINE'
+  WHEN o.details->>'state' IS NULL OR o.details->>'state' IN ('UNASSIGNED', 'RESTARTING') THEN 'PENDING'
+  ELSE o.details->>'state' END)`;
+
 function where(filter: ConnectorFilter, visible: Visibility): Prisma.Sql {
   const conditions = [visibleSql(visible, Prisma.sql`''`, Prisma.sql`k.name`)];
   if (filter.nameStartsWith) conditions.push(Prisma.sql`starts_with(k.name, ${filter.nameStartsWith})`);
   if (filter.nameContains) conditions.push(Prisma.sql`strpos(k.name, ${filter.nameContains}) > 0`);
   if (filter.cluster) conditions.push(Prisma.sql`c.name = ${filter.cluster}`);
   if (filter.type) conditions.push(Prisma.sql`k.type = ${filter.type}`);
-  if (filter.phase) conditions.push(Prisma.sql`k.phase::text = ${filter.phase}`);
+  if (filter.state) conditions.push(Prisma.sql`${STATUS_SQL} = ${filter.state}`);
   return Prisma.join(conditions, " AND ");
 }
 
@@ -104,8 +124,7 @@ export async function countConnectors(
   visible: Visibility = "all",
 ): Promise<number> {
   const [row] = await open(db).$queryRaw<{ count: number }[]>`
-    SELECT count(*)::int AS count FROM ${CONNECTOR_RESOURCES[role].table} k JOIN cluster c ON c.id = k.cluster_id
-    WHERE ${where(filter, visible)}`;
+    SELECT count(*)::int AS count FROM ${from(role)} WHERE ${where(filter, visible)}`;
   return row!.count;
 }
 

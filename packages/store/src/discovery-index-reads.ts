@@ -22,6 +22,9 @@ export interface IndexFilter {
   stream?: string | null;
   cluster?: string | null;
   phase?: string | null;
+  /** A source's or sink's type and STATUS, as its document holds them. */
+  type?: string | null;
+  state?: string | null;
 }
 
 /** Where a page of the index goes on from: the last row's sort key. */
@@ -155,5 +158,7 @@ function filterSql(
   if (filter.stream) where.push(Prisma.sql`e.name = ${filter.stream}`);
   if (filter.cluster) where.push(Prisma.sql`e.cluster = ${filter.cluster}`);
   if (filter.phase) where.push(Prisma.sql`e.doc->'status'->>'phase' = ${filter.phase}`);
+  if (filter.type) where.push(Prisma.sql`e.doc->>'type' = ${filter.type}`);
+  if (filter.state) where.push(Prisma.sql`e.doc->>'state' = ${filter.state}`);
   return Prisma.join(where, " AND ");
 }

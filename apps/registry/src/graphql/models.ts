@@ -1,5 +1,5 @@
-import type { Binding, Cluster, ConfigMaps, Stream } from "@stream-registry/core";
-import type { ApiTokenRecord, Change, ChildRegistry } from "@stream-registry/store";
+import type { Binding, Cluster, ConfigMaps, ObservedConnectorState, Stream } from "@stream-registry/core";
+import type { ApiTokenRecord, Change, ChildRegistry, ConnectorOnCluster } from "@stream-registry/store";
 import type { StoredGrant } from "@stream-registry/store";
 import type { PublicParentLink } from "../services/parent-service.ts";
 import type { ConnectionModel } from "./connection.ts";
@@ -39,3 +39,21 @@ export type ChangeConnectionModel = ConnectionModel<ChangeModel>;
 /** A grant as kept: its scope below this registry's namespace, shown absolute by its resolver. */
 export type GrantModel = StoredGrant;
 export type GrantConnectionModel = ConnectionModel<GrantModel>;
+/** A stream source or sink with its cluster (one model for both). */
+export type ConnectorModel = ConnectorOnCluster;
+export type ConnectorConnectionModel = ConnectionModel<ConnectorModel>;
+/** What the provider last saw of a source or sink, with the registry's automatic restarts. */
+export interface ConnectorObservationModel {
+  state: ObservedConnectorState;
+  tasks: {
+    id: number;
+    state: ObservedConnectorState;
+    workerId?: string | null;
+    error?: string | null;
+  }[];
+  error: string | null;
+  autoRestarts: number;
+  lastRestartAt: Date | null;
+  message: string | null;
+  observedAt: Date;
+}

@@ -166,7 +166,7 @@ export class ProviderRegistry {
    * A provider's refusal becomes user errors on `field`; an outage, a timeout or any other
    * exception is a fault (PROVIDER_UNAVAILABLE, as a ProviderUnavailable).
    */
-  private async callValidation<T>(
+  async callValidation<T>(
     provider: StreamProvider,
     field: string[],
     call: (signal: AbortSignal) => Promise<T>,

@@ -1,12 +1,15 @@
-import { BINDING_RESOURCE, PARENT_LINK_RESOURCE } from "@stream-registry/store";
+import { BINDING_RESOURCE, CONNECTOR_RESOURCES, PARENT_LINK_RESOURCE } from "@stream-registry/store";
 import { handlersByKind, type Handlers } from "./handler.ts";
 import { bindingHandler } from "./handlers/binding-handler.ts";
+import { connectorHandler, type ConnectorKindDeps } from "./handlers/connector-handler.ts";
 import { parentLinkHandler } from "./handlers/parent-link-handler.ts";
 
 /** What the handlers of the realized kinds are made from, by handler. */
 export interface KindDeps {
   binding: Parameters<typeof bindingHandler>[0];
   parentLink: Parameters<typeof parentLinkHandler>[0];
+  /** Stream sources and sinks (one handler, by role). */
+  connectors: ConnectorKindDeps;
 }
 
 /**
@@ -16,6 +19,14 @@ export interface KindDeps {
 export const REALIZED_KINDS = [
   { kind: BINDING_RESOURCE.kind, handler: (deps: KindDeps) => bindingHandler(deps.binding) },
   { kind: PARENT_LINK_RESOURCE.kind, handler: (deps: KindDeps) => parentLinkHandler(deps.parentLink) },
+  {
+    kind: CONNECTOR_RESOURCES.source.kind,
+    handler: (deps: KindDeps) => connectorHandler(deps.connectors, "source"),
+  },
+  {
+    kind: CONNECTOR_RESOURCES.sink.kind,
+    handler: (deps: KindDeps) => connectorHandler(deps.connectors, "sink"),
+  },
 ] as const;
 
 /** The handlers a registry runs. */

@@ -17,11 +17,11 @@ export interface ConfigInput {
   consumerConfig?: unknown;
 }
 
-export interface ConfigSet {
+export type ConfigSet = {
   config: ConfigMaps;
   producerConfig: ConfigMaps;
   consumerConfig: ConfigMaps;
-}
+};
 
 const scopes = {
   config: "stream",

@@ -9,6 +9,7 @@ import { BindingService } from "./binding-service.ts";
 import { Catalog } from "./catalog.ts";
 import { ChangeFeed } from "./change-feed.ts";
 import { ClusterService } from "./cluster-service.ts";
+import { ConnectorService } from "./connector-service.ts";
 import type { ConnectGuard } from "./connect-guard.ts";
 import { DiscoveryIndex } from "./discovery-index-service.ts";
 import { GrantService } from "./grant-service.ts";
@@ -24,6 +25,9 @@ export interface Services {
   clusters: ClusterService;
   streams: StreamService;
   bindings: BindingService;
+  /** Stream sources and sinks: one service each over one code path. */
+  sources: ConnectorService;
+  sinks: ConnectorService;
   catalog: Catalog;
   /** The change log as a list, whose empty pages may wait for an entry (a parent follows it). */
   changeFeed: ChangeFeed;
@@ -83,6 +87,8 @@ export function createServices(
     clusters: new ClusterService(deps, options.clusterPresets, options.connect),
     streams: new StreamService(deps),
     bindings: new BindingService(deps),
+    sources: new ConnectorService(deps, "source"),
+    sinks: new ConnectorService(deps, "sink"),
     catalog: new Catalog(deps),
     changeFeed: new ChangeFeed(deps),
     health: new HealthService(options.healthIntervalMs ?? 0),

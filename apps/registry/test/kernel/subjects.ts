@@ -1,10 +1,18 @@
-import { generateSecretKey, Keyring, type PendingCreate, type Phase } from "@stream-registry/core";
+import {
+  DEFAULT_AUTO_RESTART,
+  generateSecretKey,
+  Keyring,
+  type ConnectorRole,
+  type PendingCreate,
+  type Phase,
+} from "@stream-registry/core";
 import { Access } from "@stream-registry/core";
-import type { StreamProvider } from "@stream-registry/provider-api";
+import type { ConnectorManager, StreamProvider } from "@stream-registry/provider-api";
 import type { Database, ResourceTable } from "@stream-registry/store";
 import { ProviderRegistry } from "../../src/providers/provider-registry.ts";
 import type { ReconcileHandler } from "../../src/reconciler/handler.ts";
 import { bindingHandler } from "../../src/reconciler/handlers/binding-handler.ts";
+import { connectorHandler } from "../../src/reconciler/handlers/connector-handler.ts";
 import { RegistryIdentity } from "../../src/identity.ts";
 import { createServices } from "../../src/services/services.ts";
 import type { FakePlatform } from "./fake-platform.ts";
@@ -42,17 +50,20 @@ export type SubjectFactory = (db: Database, platform: FakePlatform) => Promise<S
 // The kernel is what is tested here, not who may write.
 const actor = { actor: "kernel-test", access: Access.unrestricted("/") };
 const CLUSTER = "fakes";
+const FAKE = { kind: "fake", description: "the kernel test's fake platform", configMaps: [] };
+/** A cluster that is always there, and streams it always takes. */
+const REACHABLE = {
+  validateCluster: async () => ({ latencyMs: 0 }),
+  probeCluster: async () => ({ latencyMs: 0 }),
+  validateStream: async () => {},
+};
 
 /** Bindings on a cluster whose provider keeps its topics on the fake platform, written through the services. */
 export const bindings: SubjectFactory = async (db, platform) => {
   const fake = {
-    kind: "fake",
-    description: "the kernel test's fake platform",
-    configMaps: [],
+    ...FAKE,
     infrastructure: {
-      validateCluster: async () => ({ latencyMs: 0 }),
-      probeCluster: async () => ({ latencyMs: 0 }),
-      validateStream: async () => {},
+      ...REACHABLE,
       createStreamBinding: (request, { signal }) =>
         platform.create(request.streamName, request.configMaps["fake.platform"], signal),
       createStreamBindings: (requests, { signal }) =>
@@ -74,6 +85,27 @@ export const bindings: SubjectFactory = async (db, platform) => {
         ),
     },
   } satisfies StreamProvider;
+  const { deps, services } = await fakeRegistry(db, fake);
+  const config = (size: number) => ({ "fake.platform": { size } });
+  return {
+    kind: "binding",
+    handler: bindingHandler(deps),
+    async create(name, size) {
+      await services.streams.create({ name, config: config(size) }, actor);
+      return (await services.bindings.create({ stream: name, cluster: CLUSTER }, actor)).id;
+    },
+    async change(name, size) {
+      await services.bindings.update({ stream: name, cluster: CLUSTER, config: config(size) }, actor);
+    },
+    async remove(name) {
+      await services.bindings.delete({ stream: name, cluster: CLUSTER }, actor);
+    },
+    spec: (size) => ({ size }),
+  };
+};
+
+/** A registry's services over the kernel test's database, its one provider `fake` and its cluster. */
+async function fakeRegistry(db: Database, fake: StreamProvider) {
   const deps = {
     db,
     providers: new ProviderRegistry(new Map([["fake", fake]])),
@@ -92,23 +124,62 @@ export const bindings: SubjectFactory = async (db, platform) => {
   };
   const services = createServices(deps, { identity, self });
   await services.clusters.declare({ name: CLUSTER, provider: "fake" }, actor);
-  const config = (size: number) => ({ "fake.platform": { size } });
-  return {
-    kind: "binding",
-    handler: bindingHandler(deps),
-    async create(name, size) {
-      await services.streams.create({ name, config: config(size) }, actor);
-      return (await services.bindings.create({ stream: name, cluster: CLUSTER }, actor)).id;
-    },
-    async change(name, size) {
-      await services.bindings.update({ stream: name, cluster: CLUSTER, config: config(size) }, actor);
-    },
-    async remove(name) {
-      await services.bindings.delete({ stream: name, cluster: CLUSTER }, actor);
-    },
-    spec: (size) => ({ size }),
+  return { deps, services };
+}
+
+/**
+ * Stream sources or sinks on a cluster whose provider keeps its connectors on the fake platform,
+ * written through the services; each on a binding of its stream (which this kernel leaves PENDING:
+ * its bindings realize nothing here).
+ */
+export const connectors =
+  (role: ConnectorRole): SubjectFactory =>
+  async (db, platform) => {
+    // The fake platform reports no connector state: the kernel, not Connect, is under test.
+    const seen = <T>(made: Promise<T>) => made as Promise<never>;
+    const manager: ConnectorManager = {
+      create: (request, { signal }) =>
+        seen(platform.create(request.name, request.configMaps["fake.platform"], signal)),
+      update: (request, { signal }) =>
+        seen(platform.update(request.name, request.configMaps["fake.platform"], signal)),
+      observe: (target, { signal }) => seen(platform.observe(target.name, signal)),
+      remove: (target, { signal }) => platform.remove(target.name, signal),
+      types: async () => ({ types: [{ name: "fake", class: "fake.Connector" }] }),
+      validate: async () => [],
+      restart: async () => {},
+    };
+    const fake = {
+      ...FAKE,
+      infrastructure: {
+        ...REACHABLE,
+        createStreamBinding: async () => {},
+        updateStreamBinding: async () => {},
+        observeStreamBinding: async () => null,
+        deleteStreamBinding: async () => {},
+      },
+      [role === "source" ? "sources" : "sinks"]: manager,
+    } as StreamProvider;
+    const { deps, services } = await fakeRegistry(db, fake);
+    const service = role === "source" ? services.sources : services.sinks;
+    const config = (size: number) => ({ "fake.platform": { size } });
+    return {
+      kind: role,
+      handler: connectorHandler({ ...deps, restart: DEFAULT_AUTO_RESTART }, role),
+      async create(name, size) {
+        await services.streams.create({ name }, actor);
+        await services.bindings.create({ stream: name, cluster: CLUSTER }, actor);
+        return (await service.create({ name, cluster: CLUSTER, type: "fake", config: config(size) }, actor))
+          .id;
+      },
+      async change(name, size) {
+        await service.update({ name, config: config(size) }, actor);
+      },
+      async remove(name) {
+        await service.delete(name, actor);
+      },
+      spec: (size) => ({ size }),
+    };
   };
-};
 
 /** The test's own kind, `test_widget`: a table made here, writes and a handler of a few lines. */
 export const widgets: SubjectFactory = async (db, platform) => {

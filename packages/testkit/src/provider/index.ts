@@ -1,2 +1,9 @@
 export { testProvider } from "./test-provider.ts";
 export { bindingKey, testPlatform, type TestPlatform } from "./test-platform.ts";
+export {
+  connectorKey,
+  testConnectorPlatform,
+  TEST_CONNECTOR_TYPES,
+  type TestConnector,
+  type TestConnectorPlatform,
+} from "./test-connectors.ts";

@@ -5,6 +5,7 @@ import { ApiToken } from "./api-tokens.ts";
 import { Grant } from "./grants.ts";
 import { BindingType, Cluster, Namespace, ResourceStatus, Stream } from "./entities.ts";
 import { ChildRegistry, ParentRegistry } from "./hierarchy.ts";
+import { StreamSink, StreamSource } from "./connectors.ts";
 import { Mutation } from "./mutation.ts";
 import { Query } from "./query.ts";
 
@@ -16,6 +17,8 @@ export const resolvers: Resolvers = {
   Cluster,
   Stream,
   Binding: BindingType,
+  StreamSource,
+  StreamSink,
   ResourceStatus,
   ParentRegistry,
   ChildRegistry,

@@ -8,6 +8,7 @@ import { grantMutations } from "./grants.ts";
 import { childAdminMutations } from "./child-admin.ts";
 import { hierarchyMutations } from "./hierarchy.ts";
 import { schemaMutations } from "./schemas.ts";
+import { connectorMutations } from "./connectors.ts";
 
 export const Mutation: MutationResolvers = {
   declareDefaultNamespace: (_, { input }, context) =>
@@ -20,6 +21,7 @@ export const Mutation: MutationResolvers = {
   ...apiTokenMutations,
   ...registryKeyMutations,
   ...schemaMutations,
+  ...connectorMutations,
   declareCluster: routed((_, { input }, context) =>
     payload(async () => context.services.clusters.declare(input, await callerIn(context))),
   ),

@@ -8,6 +8,7 @@ import { grantQueries } from "./grants.ts";
 import { childAdminQueries } from "./child-admin.ts";
 import { hierarchyQueries } from "./hierarchy.ts";
 import { schemaQueries } from "./schemas.ts";
+import { connectorQueries } from "./connectors.ts";
 import { primeStreams } from "../loaders.ts";
 import { accessOf } from "../authorize.ts";
 import {
@@ -25,6 +26,7 @@ export const Query: QueryResolvers = {
   ...apiTokenQueries,
   ...grantQueries,
   ...schemaQueries,
+  ...connectorQueries,
   cluster: routed((_, { name }, context) => readableCluster(name, context)),
   clusters: (_, args, context, info) =>
     subtreeConnection(info, context, args, "ClusterFilter", (filter, page) =>
