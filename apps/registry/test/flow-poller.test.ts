@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { eventually, seed, testPlatform } from "@stream-registry/testkit";
+import { findCluster } from "@stream-registry/store";
+import { documentsQuery } from "@stream-registry/federation";
+import { fieldsApartFromDocument } from "../src/graphql/indexed-objects.ts";
+import { registrySchema } from "./support/indexed-schema.ts";
 import type { StreamFlow } from "@stream-registry/provider-api";
 import { useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
 
@@ -123,6 +127,46 @@ describe("the data-in-flight poller", () => {
     expect(stale!.error).toMatch(/abort|timed out|timeout/i);
   });
 
+  it("tells what a source and a sink of the binding's stream are doing, from its last two readings", async () => {
+    const r = registry();
+    const stream = await onlineBinding(r, "flow_c");
+    const cluster = (await findCluster(r.db.prisma, "flow_c"))!;
+    expect(r.flow.connector("sink", cluster, stream, null)).toBeNull();
+    const sinkReading = (end: number, committed: number) => {
+      const flow = reading(end, committed, 1);
+      return { ...flow, groups: [{ ...flow.groups[0]!, group: `connect-${stream}` }] };
+    };
+    testPlatform().flows.set(`flow_c/${stream}`, sinkReading(10, 4));
+    await round(r);
+    expect(r.flow.connector("sink", cluster, stream, "task 0 failed")).toMatchObject({
+      processed: 4,
+      lag: 6,
+      processing: null,
+      lastError: "task 0 failed",
+    });
+    expect(r.flow.connector("source", cluster, stream, null)).toMatchObject({
+      processed: 10,
+      processing: null,
+    });
+    testPlatform().flows.set(`flow_c/${stream}`, sinkReading(12, 9));
+    await round(r);
+    expect(r.flow.connector("sink", cluster, stream, null)).toMatchObject({
+      processed: 9,
+      lag: 3,
+      processing: true,
+    });
+    expect(r.flow.connector("source", cluster, stream, null)).toMatchObject({
+      processed: 12,
+      processing: true,
+    });
+    await round(r);
+    expect(r.flow.connector("sink", cluster, stream, null)).toMatchObject({
+      processing: false,
+      lastError: null,
+    });
+    expect(r.flow.connector("source", cluster, stream, null)).toMatchObject({ processing: false });
+  });
+
   it("ends a round in progress when its signal aborts (the registry stopping)", async () => {
     const r = registry();
     await onlineBinding(r, "flow_1_stop");
@@ -135,5 +179,14 @@ describe("the data-in-flight poller", () => {
     } finally {
       testPlatform().hung.delete("flow_1_stop");
     }
+  });
+});
+
+describe("data in flight at a parent", () => {
+  it("is left out of a binding's indexed document: the parent asks the owner for it, live", () => {
+    expect(fieldsApartFromDocument("Binding").has("flow")).toBe(true);
+    const documents = documentsQuery(registrySchema());
+    expect(documents).toContain("... on Binding");
+    expect(documents).not.toContain("producedPerSecond");
   });
 });

@@ -14,6 +14,7 @@ export * from "./pagination.ts";
 export * from "./http-status.ts";
 export * from "./request-error-codes.ts";
 export * from "./concurrency.ts";
+export * from "./connector-flow.ts";
 export * from "./deadline.ts";
 export * from "./domain.ts";
 export * from "./entity-kinds.ts";

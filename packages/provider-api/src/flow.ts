@@ -79,4 +79,9 @@ export interface FlowObserver {
     streams: readonly string[],
     context: OperationContext,
   ): Promise<FlowObservation>;
+  /**
+   * The consumer group a stream sink of this name reads its stream with (Kafka Connect:
+   * "connect-<connector name>"): what the registry counts its processed records and lag by.
+   */
+  sinkGroup?(sinkName: string): string;
 }

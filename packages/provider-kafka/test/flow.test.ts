@@ -97,6 +97,10 @@ describe("observeFlow on Kafka", () => {
     expect(flow.streams[1]!.records).toBe(10);
   });
 
+  it("names a sink's consumer group as Kafka Connect does for its connector", () => {
+    expect(provider.flow.sinkGroup("widgets")).toBe("connect-widgets-sink");
+  });
+
   it("rejects at once, touching nothing, when the call's signal is already aborted", async () => {
     const aborted = new AbortController();
     aborted.abort(new Error("stop"));

@@ -1,4 +1,4 @@
-import type { FlowJudgement, GroupHealth } from "@stream-registry/core";
+import type { ConnectorFlowFacts, FlowJudgement, GroupHealth } from "@stream-registry/core";
 import type { ConsumerGroupFlow, PartitionOffsets, StreamFlow } from "@stream-registry/provider-api";
 
 /** A consumer group reading a binding, with its health over the poller's window. */
@@ -47,4 +47,11 @@ export function bindingFlowModel(view: BindingFlowView) {
       protocol: group.protocol.toUpperCase() as Uppercase<GroupFlowView["protocol"]>,
     })),
   };
+}
+
+/** What GraphQL's ConnectorFlow shows of a source or sink (docs/flow.md says how each is counted). */
+export interface ConnectorFlowView extends ConnectorFlowFacts {
+  observedAt: Date;
+  /** Why the last poll could not read its binding, or the connector's own last failure. */
+  lastError: string | null;
 }

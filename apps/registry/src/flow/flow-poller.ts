@@ -1,11 +1,11 @@
-import { FlowHistory, forEachBounded } from "@stream-registry/core";
+import { FlowHistory, forEachBounded, sinkFlow, sourceFlow, type ConnectorRole } from "@stream-registry/core";
 import { findOnlineBindings, type WatchedBinding } from "@stream-registry/store";
 import type { FlowConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { Periodic } from "../periodic.ts";
 import { clusterTarget } from "../providers/cluster-target.ts";
 import type { ServiceDeps } from "../services/deps.ts";
-import { bindingFlowView, failedView, type BindingFlowView } from "./binding-flow.ts";
+import { bindingFlowView, failedView, type BindingFlowView, type ConnectorFlowView } from "./binding-flow.ts";
 
 /** What a round did: for logs, tests and `npm run bench:flow`. */
 export interface FlowRound {
@@ -28,6 +28,10 @@ export class FlowPoller {
   private readonly periodic: Periodic;
   private readonly history: FlowHistory;
   private readonly latest = new Map<string, BindingFlowView>();
+  /** Each binding's good reading before its latest one: what a source's or sink's progress is measured against. */
+  private readonly previous = new Map<string, BindingFlowView>();
+  /** Binding ids by "<cluster id>/<stream name>": how a source or sink finds its binding. */
+  private readonly byStream = new Map<string, string>();
 
   constructor(
     private readonly deps: Pick<ServiceDeps, "db" | "providers" | "keyring" | "namespace">,
@@ -55,6 +59,32 @@ export class FlowPoller {
     return this.latest.get(bindingId) ?? null;
   }
 
+  /**
+   * What a source or sink of the stream `name` on the cluster is doing, from its binding's last two
+   * readings (core's sinkFlow / sourceFlow); null before the binding's first reading, and for a
+   * sink whose provider does not name its consumer group. `connectorError` is the connector's own
+   * last failure (its observation), shown when the binding was read fine.
+   */
+  connector(
+    role: ConnectorRole,
+    cluster: { id: string; provider: string },
+    name: string,
+    connectorError: string | null,
+  ): ConnectorFlowView | null {
+    const id = this.byStream.get(`${cluster.id}/${name}`);
+    const now = id === undefined ? undefined : this.latest.get(id);
+    if (!now) return null;
+    const before = this.previous.get(id!);
+    let facts;
+    if (role === "source") facts = sourceFlow(now, before);
+    else {
+      const group = this.deps.providers.get(cluster.provider)?.flow?.sinkGroup?.(name);
+      if (group === undefined) return null;
+      facts = sinkFlow(group, now, before);
+    }
+    return { ...facts, observedAt: now.observedAt, lastError: now.error ?? connectorError };
+  }
+
   /** One round over every cluster with ONLINE bindings. */
   async round(signal: AbortSignal): Promise<FlowRound> {
     const bindings = await findOnlineBindings(this.deps.db.prisma);
@@ -74,7 +104,11 @@ export class FlowPoller {
     });
     const live = new Set(bindings.map((binding) => binding.id));
     this.history.retain(live);
-    for (const id of this.latest.keys()) if (!live.has(id)) this.latest.delete(id);
+    for (const kept of [this.latest, this.previous]) {
+      for (const id of kept.keys()) if (!live.has(id)) kept.delete(id);
+    }
+    this.byStream.clear();
+    for (const { id, cluster, streamName } of bindings) this.byStream.set(`${cluster.id}/${streamName}`, id);
     return { clusters: clusters.length, bindings: bindings.length, failed };
   }
 
@@ -98,6 +132,8 @@ export class FlowPoller {
           this.latest.set(id, failedView(this.latest.get(id), at, flow.error));
           return;
         }
+        const last = this.latest.get(id);
+        if (last && last.error === null) this.previous.set(id, last);
         this.latest.set(id, bindingFlowView(at, flow, this.history.record(id, at.getTime(), flow)));
       });
       return true;

@@ -15,6 +15,7 @@ import {
   type GroupFacts,
 } from "./consumer-groups.ts";
 import { readTopicEnds, type TopicEnds } from "./end-offsets.ts";
+import { connectorNameOf } from "../connect/manager.ts";
 
 /**
  * Groups whose offsets one call fetches, and topics whose end offsets one call reads: each call has
@@ -54,6 +55,8 @@ export function createKafkaFlow(connections: KafkaConnections): FlowObserver {
         streams: streams.map((stream) => streamFlow(stream, ends.get(stream)!, facts, committed)),
       } satisfies FlowObservation;
     },
+    // Kafka Connect's default group of a sink connector (no consumer.override.group.id is set).
+    sinkGroup: (sinkName) => `connect-${connectorNameOf(sinkName, "sink")}`,
   };
 }
 
