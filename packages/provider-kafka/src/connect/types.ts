@@ -37,17 +37,29 @@ export function derivedName(className: string): string {
 
 /**
  * The types a worker's plugins offer to one role: sources from source connectors, sinks from sink
- * connectors, each by its friendly name; two classes that would share a name are each named by
- * their class instead. Sorted by name.
+ * connectors, each by its friendly name. A documented name is its class's; two other classes that
+ * would share a name, or one that would take a documented name, are named by their class instead.
+ * Sorted by name.
  */
 export function typesOf(plugins: readonly ConnectPlugin[], role: ConnectorRole): ConnectorType[] {
   const offered = plugins.filter((plugin) => plugin.type === role && !NOT_OFFERED.test(plugin.class));
-  const nameOf = (plugin: ConnectPlugin) => NAMED[plugin.class] ?? derivedName(plugin.class);
-  const counts = new Map<string, number>();
-  for (const plugin of offered) counts.set(nameOf(plugin), (counts.get(nameOf(plugin)) ?? 0) + 1);
+  const documented = new Set(offered.flatMap((plugin) => NAMED[plugin.class] ?? []));
+  const derived = new Map<string, number>();
+  for (const plugin of offered) {
+    if (NAMED[plugin.class] === undefined) {
+      const name = derivedName(plugin.class);
+      derived.set(name, (derived.get(name) ?? 0) + 1);
+    }
+  }
+  const nameOf = (plugin: ConnectPlugin) => {
+    const named = NAMED[plugin.class];
+    if (named !== undefined) return named;
+    const name = derivedName(plugin.class);
+    return documented.has(name) || derived.get(name)! > 1 ? plugin.class : name;
+  };
   return offered
     .map((plugin) => ({
-      name: counts.get(nameOf(plugin))! > 1 ? plugin.class : nameOf(plugin),
+      name: nameOf(plugin),
       class: plugin.class,
       ...(plugin.version !== undefined && { version: plugin.version }),
     }))
