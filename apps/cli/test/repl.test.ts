@@ -44,7 +44,7 @@ describe("the REPL, driven through a pipe", () => {
     expect(run.stdout).not.toContain("never_run");
     expect(run.stderr).toBe(
       'error: stream "repl_missing" does not exist\n' +
-        '<repl>:1:6: expected one of "NAMESPACE", "NAMESPACES", "CLUSTERS", "GRANTS", "TOKENS", "CHILD", "STREAMS", "REPLICATIONS", "SOURCE", "SINK", found "NAMESPAC"\n',
+        '<repl>:1:6: expected one of "NAMESPACE", "NAMESPACES", "CLUSTERS", "GRANTS", "TOKENS", "CHILD", "STREAM", "STREAMS", "REPLICATIONS", "SOURCE", "SINK", found "NAMESPAC"\n',
     );
     // Piped input may carry credentials in config blocks: it is never saved.
     expect(await exists(history)).toBe(false);

@@ -20,6 +20,7 @@ import {
 } from "./namespaced.ts";
 import { isPartial } from "./index-lag.ts";
 import { fetchAll, LIST_ARGUMENTS, LIST_PAGE, LIST_VARIABLES, subtreeList } from "./pages.ts";
+import { BINDING_FLOW, flowTables, hasBindingFlow, type BindingFlowData } from "./binding-flow.ts";
 
 type BindingStatement = StatementOf<"createBinding" | "updateBinding" | "deleteBinding">;
 
@@ -74,23 +75,26 @@ interface ListedBinding {
   cluster: { name: string };
   isDefault: boolean;
   status: { phase: string };
+  flow?: BindingFlowData | null;
 }
 
 /**
  * DESCRIBE BINDINGS "s": the bindings of every stream named "s" in the registry's subtree (or in
- * --namespace and below), each registry's in creation order with the default first.
+ * --namespace and below), each registry's in creation order with the default first; then what
+ * was flowing through them at the registry's last poll.
  */
 export async function describeBindings(
   s: StatementOf<"describeBindings">,
   context: StatementContext,
 ): Promise<Outcome> {
+  const flow = (await hasBindingFlow(context)) ? BINDING_FLOW : "";
   const { nodes, warnings, data } = await fetchAll<ListedBinding>(context, {
     statement: "DESCRIBE BINDINGS",
     root: "Query",
     field: "bindings",
     query: `query SrctlDescribeBindings($filter: BindingFilter, ${LIST_VARIABLES}) { ${OWN_NAMESPACE}
       bindings(filter: $filter, ${LIST_ARGUMENTS}) {
-        nodes { stream { namespace name } cluster { name } isDefault status { phase } } ${LIST_PAGE} } }`,
+        nodes { stream { namespace name } cluster { name } isDefault status { phase } ${flow} } ${LIST_PAGE} } }`,
     variables: { filter: namespaceFilter(context, { stream: s.stream }), ...subtreeList(context) },
   });
   // No bindings: a stream without any, or no stream at all, which DESCRIBE reports as not found
@@ -113,8 +117,14 @@ export async function describeBindings(
     { key: "cluster", header: "cluster" },
     { key: "default", header: "default" },
   ];
+  const more = flowTables(nodes);
   return outcome(
-    { type: "table", columns: withNamespaceColumn(columns, rows, ownNamespace(data)), rows },
+    {
+      type: "table",
+      columns: withNamespaceColumn(columns, rows, ownNamespace(data)),
+      rows,
+      ...(more.length > 0 ? { more } : {}),
+    },
     warnings,
   );
 }
