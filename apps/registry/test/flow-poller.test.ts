@@ -167,6 +167,37 @@ describe("the data-in-flight poller", () => {
     expect(r.flow.connector("source", cluster, stream, null)).toMatchObject({ processing: false });
   });
 
+  it("shows a sink's and a source's flow in GraphQL, null before the first poll", async () => {
+    const r = registry();
+    const stream = await onlineBinding(r, "flow_d");
+    for (const role of ["Source", "Sink"]) {
+      const created = await r.query<Record<string, { userErrors: unknown[] }>>(
+        `mutation($input: CreateStream${role}Input!) { createStream${role}(input: $input) { userErrors { message } } }`,
+        { input: { name: stream, cluster: "flow_d", type: "file", config: { file: { path: "/tmp/x" } } } },
+      );
+      expect(Object.values(created)[0]!.userErrors).toEqual([]);
+    }
+    const CONNECTORS = `query($name: String!) {
+      sink(name: $name) { flow { observedAt processed processing lag lastError } }
+      source(name: $name) { flow { processed processing lag lastError } } }`;
+    type Answer = Record<"sink" | "source", { flow: Record<string, unknown> | null }>;
+    expect(await r.query<Answer>(CONNECTORS, { name: stream })).toEqual({
+      sink: { flow: null },
+      source: { flow: null },
+    });
+    const sinkReading = (end: number, committed: number) => {
+      const flow = reading(end, committed, 1);
+      return { ...flow, groups: [{ ...flow.groups[0]!, group: `connect-${stream}` }] };
+    };
+    testPlatform().flows.set(`flow_d/${stream}`, sinkReading(10, 4));
+    await round(r);
+    testPlatform().flows.set(`flow_d/${stream}`, sinkReading(10, 10));
+    await round(r);
+    const answer = await r.query<Answer>(CONNECTORS, { name: stream });
+    expect(answer.sink.flow).toMatchObject({ processed: 10, processing: true, lag: 0, lastError: null });
+    expect(answer.source.flow).toEqual({ processed: 10, processing: false, lag: null, lastError: null });
+  });
+
   it("ends a round in progress when its signal aborts (the registry stopping)", async () => {
     const r = registry();
     await onlineBinding(r, "flow_1_stop");

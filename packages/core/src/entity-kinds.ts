@@ -65,7 +65,8 @@ export const ENTITY_KINDS = [
     unindexed: ["flow"],
   },
   // Sources and sinks are named by the stream they write or read. Their cluster and binding are
-  // other entities, which their documents do not name: the owner answers them live.
+  // other entities, which their documents do not name, and their data in flight changes with every
+  // poll: the owner answers them live.
   {
     kind: "source",
     typename: "StreamSource",
@@ -74,7 +75,7 @@ export const ENTITY_KINDS = [
     lookUp: "source",
     key: "name",
     namedByStream: true,
-    unindexed: ["cluster", "binding"],
+    unindexed: ["cluster", "binding", "flow"],
   },
   {
     kind: "sink",
@@ -84,7 +85,7 @@ export const ENTITY_KINDS = [
     lookUp: "sink",
     key: "name",
     namedByStream: true,
-    unindexed: ["cluster", "binding"],
+    unindexed: ["cluster", "binding", "flow"],
   },
 ] as const satisfies readonly EntityKind[];
 

@@ -3,7 +3,7 @@ import { createSchemaRegistry, type SchemaRegistry } from "../schema-registry/sc
 import { SchemaSubjects } from "../schema-registry/schema-subjects.ts";
 import { StreamSchemas } from "../schema-registry/stream-schemas.ts";
 import type { ClusterPresets } from "../cluster-presets.ts";
-import type { BindingFlowView } from "../flow/binding-flow.ts";
+import type { FlowPoller } from "../flow/flow-poller.ts";
 import type { RegistryIdentity } from "../identity.ts";
 import { BindingService } from "./binding-service.ts";
 import { Catalog } from "./catalog.ts";
@@ -50,10 +50,8 @@ export interface Services {
   flow: FlowReadings;
 }
 
-/** The poller's last reading of each binding; null before its first. */
-export interface FlowReadings {
-  of(bindingId: string): BindingFlowView | null;
-}
+/** The poller's last reading of each binding, and of each source's and sink's; null before its first. */
+export type FlowReadings = Pick<FlowPoller, "of" | "connector">;
 
 export function createServices(
   deps: ServiceDeps,
@@ -102,6 +100,6 @@ export function createServices(
     schemas,
     streamSchemas,
     schemaSubjects: new SchemaSubjects(streamSchemas),
-    flow: options.flow ?? { of: () => null },
+    flow: options.flow ?? { of: () => null, connector: () => null },
   };
 }

@@ -55,7 +55,9 @@ function connectorFields(role: ConnectorRole) {
   const service = (context: GraphQLContext) => servicesOf(context, role);
   return {
     __resolveReference: async (ref: { namespace: string; name: string }, context: GraphQLContext) =>
-      ref.namespace === context.namespace ? service(context).get(ref.name, await accessOf(context)) : null,
+      ref.namespace === context.namespace
+        ? service(context).document(ref.name, await accessOf(context))
+        : null,
     namespace: (_: ConnectorModel, __: unknown, { namespace }: GraphQLContext) => namespace,
     cluster: (connector: ConnectorModel) => connector.cluster,
     binding: (connector: ConnectorModel, _: unknown, context: GraphQLContext) =>
@@ -64,6 +66,12 @@ function connectorFields(role: ConnectorRole) {
     state: async (connector: ConnectorModel, _: unknown, context: GraphQLContext) => {
       const seen = await observationOf(connector, context);
       return connectorStatus(connector.phase, (seen?.details as Observed | undefined)?.state);
+    },
+    // From the data-in-flight poller's readings of its binding (flow/flow-poller.ts), never live.
+    flow: async (connector: ConnectorModel, _: unknown, context: GraphQLContext) => {
+      const seen = await observationOf(connector, context);
+      const error = (seen?.details as Observed | undefined)?.error ?? null;
+      return context.services.flow.connector(role, connector.cluster, connector.name, error);
     },
     observed: async (
       connector: ConnectorModel,
