@@ -85,6 +85,15 @@ export class ConnectorService {
     return findConnector(this.deps.db.prisma, this.role, name);
   }
 
+  /**
+   * As `get`, for a representation another registry resolves (a parent indexing it, asking for a
+   * field): the principal must read its document (a parent reads its children's).
+   */
+  async document(name: string, access: Access): Promise<ConnectorOnCluster | null> {
+    if (!access.readsDocument("", name)) return null;
+    return findConnector(this.deps.db.prisma, this.role, name);
+  }
+
   /** What the provider last saw of the sources or sinks of `ids`, by id (those observed). */
   observations(ids: readonly string[]) {
     return findConnectorObservations(this.deps.db.prisma, this.role, ids);

@@ -55,7 +55,9 @@ function connectorFields(role: ConnectorRole) {
   const service = (context: GraphQLContext) => servicesOf(context, role);
   return {
     __resolveReference: async (ref: { namespace: string; name: string }, context: GraphQLContext) =>
-      ref.namespace === context.namespace ? service(context).get(ref.name, await accessOf(context)) : null,
+      ref.namespace === context.namespace
+        ? service(context).document(ref.name, await accessOf(context))
+        : null,
     namespace: (_: ConnectorModel, __: unknown, { namespace }: GraphQLContext) => namespace,
     cluster: (connector: ConnectorModel) => connector.cluster,
     binding: (connector: ConnectorModel, _: unknown, context: GraphQLContext) =>
