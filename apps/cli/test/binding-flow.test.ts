@@ -34,7 +34,7 @@ const polled = {
 describe("DESCRIBE BINDINGS with data in flight", () => {
   it("prints the seed's table, then records and produce rate per polled binding, then each group's lag and health", async () => {
     await using registry = await startFakeRegistry(
-      { Query: ["bindings", "sourceTypes"], Mutation: [] },
+      { Query: ["bindings"], Mutation: [], Binding: ["stream", "cluster", "flow"] },
       () => ({
         body: {
           data: {
@@ -70,17 +70,20 @@ describe("DESCRIBE BINDINGS with data in flight", () => {
   });
 
   it("asks a registry older than data in flight without it, and prints the seed's table alone", async () => {
-    await using registry = await startFakeRegistry({ Query: ["bindings"], Mutation: [] }, () => ({
-      body: {
-        data: {
-          bindings: {
-            nodes: [binding("cluster001", true, undefined)],
-            pageInfo: { hasNextPage: false, endCursor: null },
-            lag: [],
+    await using registry = await startFakeRegistry(
+      { Query: ["bindings"], Mutation: [], Binding: ["stream", "cluster"] },
+      () => ({
+        body: {
+          data: {
+            bindings: {
+              nodes: [binding("cluster001", true, undefined)],
+              pageInfo: { hasNextPage: false, endCursor: null },
+              lag: [],
+            },
           },
         },
-      },
-    }));
+      }),
+    );
     const run = await runMain(["--registry", registry.url, "-e", 'DESCRIBE BINDINGS "widgets_v0";']);
     expect(run.stdout).toBe(
       "| stream     | cluster    | default |\n|------------+------------+---------|\n| widgets_v0 | cluster001 | yes     |\n",

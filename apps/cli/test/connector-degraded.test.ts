@@ -28,8 +28,15 @@ const degraded = {
     message: "jdbc connector DEGRADED",
     observedAt: "2026-12-03T17:01:00.000Z",
   },
+  flow: {
+    observedAt: "2026-12-03T17:01:05.000Z",
+    processed: 700,
+    processing: false,
+    lag: 300,
+    lastError: null,
+  },
 };
-const fields = { Query: ["sink"], Mutation: ["restartStreamSink"] };
+const fields = { Query: ["sink"], Mutation: ["restartStreamSink"], StreamSink: ["name", "flow"] };
 /** Observed after the restart (a later observedAt): the connector itself failed this time. */
 const failedAgain = {
   ...degraded,
@@ -38,7 +45,7 @@ const failedAgain = {
 };
 
 describe("a stream sink with a failed task", () => {
-  it("DESCRIBE shows DEGRADED, the error, the automatic restarts and each task with its worker", async () => {
+  it("DESCRIBE shows DEGRADED, the error, the automatic restarts, what is flowing, and each task with its worker", async () => {
     await using registry = await startFakeRegistry(fields, () => ({ body: { data: { sink: degraded } } }));
     const run = await runMain([
       "--registry",
@@ -57,15 +64,19 @@ describe("a stream sink with a failed task", () => {
 | widgets_sink | cluster001 | jdbc | DEGRADED |
 |--------------+------------+------+----------|
 
-|---------------+--------------------------------------------------------------------------------|
-| DETAIL        | VALUE                                                                          |
-|---------------+--------------------------------------------------------------------------------|
-| desired state | RUNNING                                                                        |
-| connector     | DEGRADED (observed 2026-12-03T17:01:00.000Z)                                   |
-| message       | jdbc connector DEGRADED                                                        |
-| error         | ${error} |
-| auto restarts | 3 (last 2026-12-03T17:00:00.000Z)                                              |
-|---------------+--------------------------------------------------------------------------------|
+|-------------------+--------------------------------------------------------------------------------|
+| DETAIL            | VALUE                                                                          |
+|-------------------+--------------------------------------------------------------------------------|
+| desired state     | RUNNING                                                                        |
+| connector         | DEGRADED (observed 2026-12-03T17:01:00.000Z)                                   |
+| message           | jdbc connector DEGRADED                                                        |
+| error             | ${error} |
+| auto restarts     | 3 (last 2026-12-03T17:00:00.000Z)                                              |
+| records processed | 700                                                                            |
+| processing        | no                                                                             |
+| lag               | 300                                                                            |
+| flow as of        | 2026-12-03T17:01:05.000Z                                                       |
+|-------------------+--------------------------------------------------------------------------------|
 
 |------+---------+---------------+--------------------------------------------------------------------------------|
 | TASK | STATE   | WORKER        | ERROR                                                                          |

@@ -3,18 +3,23 @@ import type { GraphQLClient } from "./graphql-client.ts";
 
 export type RootType = "Query" | "Mutation";
 
+/** Object types whose fields srctl selects only when the registry has them (e.g. Binding.flow). */
+const PROBED_TYPES = ["Binding", "StreamSource", "StreamSink"] as const;
+export type ProbedType = (typeof PROBED_TYPES)[number];
+
 const INTROSPECT = `query SrctlCapabilities {
   __schema { queryType { fields { name } } mutationType { fields { name } } }
+  ${PROBED_TYPES.map((type) => `${type}: __type(name: "${type}") { fields { name } }`).join("\n  ")}
 }`;
 
-interface Introspected {
+type Introspected = {
   __schema: {
     queryType: { fields: { name: string }[] };
     mutationType: { fields: { name: string }[] } | null;
   };
-}
+} & { [T in ProbedType]?: { fields: { name: string }[] | null } | null };
 
-type Fields = Map<RootType, Set<string>>;
+type Fields = Map<RootType | ProbedType, Set<string>>;
 
 /** The one introspection request of a session, shared by every run and its per-run views. */
 interface Lookup {
@@ -48,8 +53,11 @@ export class Capabilities {
     return view;
   }
 
-  /** True or false when introspection answered; undefined when it is disabled. */
-  async has(root: RootType, field: string): Promise<boolean | undefined> {
+  /**
+   * Whether the registry has the root field, or the field of a probed type: true or false when
+   * introspection answered; undefined when it is disabled.
+   */
+  async has(root: RootType | ProbedType, field: string): Promise<boolean | undefined> {
     // A cancelled run sends nothing more, not even the shared question.
     if (this.#signal?.aborted) throw new CancelledError();
     const lookup = this.#lookup;
@@ -66,9 +74,11 @@ async function introspect(client: GraphQLClient): Promise<Fields | undefined> {
   const response = await client.request<Introspected>(INTROSPECT);
   const schema = response.data?.__schema;
   if (!schema || response.errors?.length) return undefined;
-  return new Map<RootType, Set<string>>([
-    ["Query", new Set(schema.queryType.fields.map((f) => f.name))],
-    ["Mutation", new Set((schema.mutationType?.fields ?? []).map((f) => f.name))],
+  const names = (fields: { name: string }[] | null | undefined) => new Set((fields ?? []).map((f) => f.name));
+  return new Map<RootType | ProbedType, Set<string>>([
+    ["Query", names(schema.queryType.fields)],
+    ["Mutation", names(schema.mutationType?.fields)],
+    ...PROBED_TYPES.map((type) => [type, names(response.data?.[type]?.fields)] as const),
   ]);
 }
 

@@ -20,12 +20,9 @@ export interface BindingFlowData {
 export const BINDING_FLOW =
   "flow { observedAt records producedPerSecond error groups { group state protocol members lag health } }";
 
-/**
- * Whether the registry has Binding.flow. Introspection of the root fields cannot say, so this asks
- * for a root field of the same release (issue 22's sourceTypes), as describeStream does for schemas.
- */
+/** Whether the registry has Binding.flow (or introspection is off, and it is asked for anyway). */
 export async function hasBindingFlow(context: StatementContext): Promise<boolean> {
-  return (await context.capabilities.has("Query", "sourceTypes")) !== false;
+  return (await context.capabilities.has("Binding", "flow")) !== false;
 }
 
 interface FlowingBinding {

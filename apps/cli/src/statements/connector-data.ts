@@ -39,6 +39,17 @@ export interface ObservationData {
   observedAt: string;
 }
 
+/** What it is doing, from its binding's data in flight at the registry's last poll (flow). */
+export interface ConnectorFlowData {
+  observedAt: string;
+  processed: number;
+  processing: boolean | null;
+  lag: number | null;
+  lastError: string | null;
+}
+
+export const CONNECTOR_FLOW = "flow { observedAt processed processing lag lastError }";
+
 /** A source or sink as srctl selects it (StreamSource / StreamSink). */
 export interface ConnectorData {
   namespace: string;
@@ -50,6 +61,8 @@ export interface ConnectorData {
   state: string;
   status: StatusData;
   observed: ObservationData | null;
+  /** Selected by DESCRIBE of registries that have it. */
+  flow?: ConnectorFlowData | null;
 }
 
 const OBSERVED =
@@ -81,6 +94,7 @@ export async function fetchConnector(
   noun: Noun,
   name: string,
   statement: string,
+  more = "",
 ): Promise<{ connector: ConnectorData | null; warnings: Warning[] }> {
   const field = noun.toLowerCase();
   const answer = await execute<ConnectorData | null>(context, {
@@ -88,7 +102,7 @@ export async function fetchConnector(
     root: "Query",
     field,
     query: `query Srctl${noun}($name: String!, $namespace: String) {
-      ${field}(name: $name, namespace: $namespace) { ${CONNECTOR_FIELDS} } }`,
+      ${field}(name: $name, namespace: $namespace) { ${CONNECTOR_FIELDS} ${more} } }`,
     variables: { name, ...namespaceInput(context) },
   });
   return { connector: answer.value, warnings: answer.warnings };

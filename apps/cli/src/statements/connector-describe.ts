@@ -2,7 +2,14 @@ import type { StatementOf } from "@stream-registry/ddl";
 import { NotFoundError } from "../errors.ts";
 import type { Column } from "../output/table.ts";
 import { outcome, type Outcome, type StatementContext } from "./context.ts";
-import { fetchConnector, nameOf, nounOf, type ConnectorData, type Noun } from "./connector-data.ts";
+import {
+  CONNECTOR_FLOW,
+  fetchConnector,
+  nameOf,
+  nounOf,
+  type ConnectorData,
+  type Noun,
+} from "./connector-data.ts";
 import { inNamespace } from "./namespaced.ts";
 
 interface Table {
@@ -16,7 +23,8 @@ interface Table {
  */
 async function describe(context: StatementContext, noun: Noun, name: string): Promise<Outcome> {
   const statement = `DESCRIBE STREAM ${noun.toUpperCase()}`;
-  const { connector, warnings } = await fetchConnector(context, noun, name, statement);
+  const flow = (await context.capabilities.has(`Stream${noun}`, "flow")) !== false ? CONNECTOR_FLOW : "";
+  const { connector, warnings } = await fetchConnector(context, noun, name, statement, flow);
   if (!connector) {
     throw new NotFoundError(`stream ${noun.toLowerCase()} "${name}" does not exist${inNamespace(context)}`);
   }
@@ -45,7 +53,7 @@ async function describe(context: StatementContext, noun: Noun, name: string): Pr
   );
 }
 
-/** How it runs: desired against observed, the errors, the automatic restarts. */
+/** How it runs: desired against observed, the errors, the automatic restarts, what is flowing. */
 function runningTable(connector: ConnectorData): Table {
   const { observed, status } = connector;
   const rows: { detail: string; value: unknown }[] = [
@@ -64,6 +72,7 @@ function runningTable(connector: ConnectorData): Table {
     const last = observed.lastRestartAt ? ` (last ${observed.lastRestartAt})` : "";
     rows.push({ detail: "auto restarts", value: `${observed.autoRestarts}${last}` });
   }
+  rows.push(...flowRows(connector));
   return {
     columns: [
       { key: "detail", header: "DETAIL" },
@@ -71,6 +80,19 @@ function runningTable(connector: ConnectorData): Table {
     ],
     rows,
   };
+}
+
+/** Whether data is moving through it, from its binding's data in flight at the last poll. */
+function flowRows({ flow }: ConnectorData): { detail: string; value: unknown }[] {
+  if (!flow) return [];
+  const processing = flow.processing === null ? "not known yet" : flow.processing ? "yes" : "no";
+  return [
+    { detail: "records processed", value: flow.processed },
+    { detail: "processing", value: processing },
+    ...(flow.lag === null ? [] : [{ detail: "lag", value: flow.lag }]),
+    ...(flow.lastError ? [{ detail: "last error", value: flow.lastError }] : []),
+    { detail: "flow as of", value: flow.observedAt },
+  ];
 }
 
 /** Its tasks as last observed; none before the first observation. */

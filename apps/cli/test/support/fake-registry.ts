@@ -16,8 +16,11 @@ export interface FakeRegistry extends AsyncDisposable {
  * can do yet (federation's partial results, operations the server will add). Its introspection
  * answer lists `fields`, or is refused as in production when `fields` is undefined.
  */
+/** The root fields a fake registry has, and the fields of the object types srctl probes. */
+export type FakeFields = { Query: string[]; Mutation: string[] } & Record<string, string[]>;
+
 export async function startFakeRegistry(
-  fields: { Query: string[]; Mutation: string[] } | undefined,
+  fields: FakeFields | undefined,
   answer: (request: ReceivedRequest) => { status?: number; body: unknown },
 ): Promise<FakeRegistry> {
   const requests: ReceivedRequest[] = [];
@@ -39,7 +42,7 @@ export async function startFakeRegistry(
   };
 }
 
-function introspection(fields: { Query: string[]; Mutation: string[] } | undefined) {
+function introspection(fields: FakeFields | undefined) {
   if (!fields) {
     return {
       status: 400,
@@ -55,7 +58,9 @@ function introspection(fields: { Query: string[]; Mutation: string[] } | undefin
     };
   }
   const list = (names: string[]) => ({ fields: names.map((name) => ({ name })) });
+  const { Query, Mutation, ...types } = fields;
+  const probed = Object.fromEntries(Object.entries(types).map(([type, names]) => [type, list(names)]));
   return {
-    body: { data: { __schema: { queryType: list(fields.Query), mutationType: list(fields.Mutation) } } },
+    body: { data: { __schema: { queryType: list(Query), mutationType: list(Mutation) }, ...probed } },
   };
 }
