@@ -197,6 +197,25 @@ describe("stream sources and sinks", { timeout: 60_000 }, () => {
     });
   });
 
+  it("stays PENDING, showing why, while the worker is down or rebalancing, then is ONLINE", async () => {
+    const r = registry();
+    const name = fresh("busy");
+    const cluster = await bound(r, name);
+    const config = { file: { path: "/tmp/b" }, "test.connector": { failTimes: 3 } };
+    await mutate(r, CREATE, { name, cluster, type: "file", config });
+    const retrying = await eventually(async () => {
+      const { source } = await r.query<{ source: Connector & { status: { message: string | null } } }>(
+        SOURCE,
+        {
+          name,
+        },
+      );
+      return source.status.message?.includes("409") ? source : undefined;
+    });
+    expect(retrying.state).toBe("PENDING");
+    await online(r, name);
+  });
+
   it("recreates a connector deleted behind its back, and deletes it for good when asked", async () => {
     const r = registry();
     const name = fresh("vanishing");
