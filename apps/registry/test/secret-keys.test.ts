@@ -15,7 +15,6 @@ import {
   databaseKinds,
   eventually,
   launchRegistry,
-  migratedDataDir,
   mutate,
   registryClient,
   testRegistryEnv,
@@ -47,21 +46,12 @@ afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
 });
 
-/**
- * A fresh database of `kind` and the environment that points a registry at it. PGlite: a directory
- * holding a migrated database and no key yet (migratedDataDir, as `npm install` leaves the
- * template), or, with `empty`, nothing, as a user's first start finds it.
- */
+/** A fresh database of `kind` and the environment that points a registry at it (PGlite: a directory). */
 async function freshDatabase(
   kind: DatabaseKind,
-  pglite: "migrated" | "empty" = "migrated",
 ): Promise<{ database: TestDatabase; where: Record<string, string> }> {
   const database = await createTestDatabase(kind, "secretkeys");
-  const dataDir = database.url
-    ? undefined
-    : pglite === "empty"
-      ? await mkdtemp(path.join(tmpdir(), "sr-secret-keys-"))
-      : await migratedDataDir("secret-keys");
+  const dataDir = database.url ? undefined : await mkdtemp(path.join(tmpdir(), "sr-secret-keys-"));
   cleanups.push(async () => {
     await database.drop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
@@ -110,7 +100,7 @@ function expectNoSecret(text: string): void {
 // Each test starts registry processes (some twice) or runs secrets:rotate: minutes on a busy machine.
 describe("the keys secrets are sealed with", () => {
   it("are generated for the embedded default at first start (mode 0600, path logged) and kept", async () => {
-    const { where } = await freshDatabase("pglite", "empty");
+    const { where } = await freshDatabase("pglite");
     const first = await start(where);
     const file = path.join(where.REGISTRY_DATA_DIR!, "secret-keys");
     expect(((await stat(file)).mode & 0o777).toString(8)).toBe("600");
