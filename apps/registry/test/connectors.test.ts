@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
   connectorKey,
+  DELETE_BINDING,
+  DELETE_STREAM,
   eventually,
   seed,
   testConnectorPlatform,
@@ -226,12 +228,26 @@ describe("stream sources and sinks", { timeout: 60_000 }, () => {
     platform.connectors.delete(key);
     await eventually(async () => platform.connectors.get(key));
     await online(r, name);
+    // Its binding cannot go while it is there, nor its stream with a cascade.
+    const unbind = await mutate(r, DELETE_BINDING, { stream: name, cluster });
+    expect(unbind.userErrors).toEqual([
+      expect.objectContaining({
+        code: "IN_USE",
+        field: ["input", "cluster"],
+        message: expect.stringContaining("stream source"),
+      }),
+    ]);
+    const cascade = await mutate(r, DELETE_STREAM, { name, cascade: true });
+    expect(cascade.userErrors).toEqual([
+      expect.objectContaining({ code: "IN_USE", field: ["input", "name"] }),
+    ]);
     const deleted = await mutate(r, act("deleteStreamSource", "DeleteStreamSourceInput"), { name });
     expect(deleted.source!.state).toBe("DELETING");
     await eventually(async () => {
       const { source } = await r.query<{ source: Connector | null }>(SOURCE, { name });
       return source === null && !platform.connectors.has(key) ? true : undefined;
     });
+    expect((await mutate(r, DELETE_BINDING, { stream: name, cluster })).userErrors).toEqual([]);
   });
 
   describe("refuses bad input, naming the field, storing and creating nothing", () => {

@@ -152,3 +152,24 @@ export async function hasLiveBinding(db: Db, name: string, clusterId: string): P
       WHERE s.name = ${name} AND b.cluster_id = ${clusterId}::uuid AND b.phase <> ${Phase.DELETING}::"Phase") AS found`;
   return row!.found;
 }
+
+/**
+ * The live (not DELETING) sources and sinks of the stream `name`, on the cluster `clusterId` if
+ * given: what a binding's (or a stream's) delete would leave without their binding.
+ */
+export async function findConnectorsOfStream(
+  db: Db,
+  name: string,
+  clusterId?: string,
+): Promise<{ role: ConnectorRole; cluster: string }[]> {
+  const found = await Promise.all(
+    (["source", "sink"] as const).map(async (role) => {
+      const rows = await open(db).$queryRaw<{ cluster: string }[]>`
+        SELECT c.name AS cluster FROM ${CONNECTOR_RESOURCES[role].table} k JOIN cluster c ON c.id = k.cluster_id
+        WHERE k.name = ${name} AND k.phase <> ${Phase.DELETING}::"Phase"
+          AND (${clusterId ?? null}::uuid IS NULL OR k.cluster_id = ${clusterId ?? null}::uuid)`;
+      return rows.map((row) => ({ role, cluster: row.cluster }));
+    }),
+  );
+  return found.flat();
+}

@@ -19,6 +19,7 @@ import {
 } from "@stream-registry/store";
 import { openedForValidation, streamOwner, type SealedOwner } from "../providers/opened-configs.ts";
 import { checkBindingConfig } from "./binding-validation.ts";
+import { refuseIfConnected } from "./connector-checks.ts";
 import { changeBinding } from "./binding-writes.ts";
 import {
   checkConfigInput,
@@ -105,6 +106,8 @@ export class BindingService {
       const { binding, stream, cluster } = await this.findBinding(key, { allowDeleting: true });
       const updated = await writeTransaction(this.deps.db.prisma, async (tx) => {
         await lockStream(tx, stream.id, "write"); // the default may move to a sibling
+        if (binding.phase !== Phase.DELETING)
+          await refuseIfConnected(tx, stream.name, cluster.id, ["input", "cluster"]);
         return changeBinding(tx, binding, "delete-requested", {}, actor, this.names(cluster, stream));
       });
       this.deps.wakeReconciler();

@@ -7,6 +7,7 @@ import {
   type ConnectorRole,
 } from "@stream-registry/core";
 import type { ConnectorManager, ConnectorRequest, ConnectorType } from "@stream-registry/provider-api";
+import { findConnectorsOfStream, type Db } from "@stream-registry/store";
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
 import { UserErrors } from "./user-errors.ts";
 
@@ -100,5 +101,25 @@ export async function checkWithProvider(
         ? userError(ErrorCode.INVALID_INPUT, field.type, issue.message)
         : userError(ErrorCode.PROVIDER_REJECTED, [...field.config, ...issue.field], issue.message),
     ),
+  );
+}
+
+/**
+ * Refuses (IN_USE, on `field`) to delete a binding, or a stream's bindings, that a live source or
+ * sink of the stream needs: delete those first.
+ */
+export async function refuseIfConnected(
+  db: Db,
+  stream: string,
+  clusterId: string | undefined,
+  field: string[],
+): Promise<void> {
+  const users = await findConnectorsOfStream(db, stream, clusterId);
+  if (users.length === 0) return;
+  const named = users.map((u) => `${ROLE_NAMES[u.role].one} ${quote(stream)} on cluster ${quote(u.cluster)}`);
+  throw new RegistryError(
+    ErrorCode.IN_USE,
+    `${named.join(", ")} ${users.length === 1 ? "reads or writes" : "read or write"} this binding; delete ${users.length === 1 ? "it" : "them"} first`,
+    field,
   );
 }

@@ -35,6 +35,7 @@ import {
   type ConfigInput,
   type ConfigSet,
 } from "./config-input.ts";
+import { refuseIfConnected } from "./connector-checks.ts";
 import type { Caller, ServiceDeps } from "./deps.ts";
 import { retryOnStale, StaleRead } from "./optimistic.ts";
 import { asUserErrors, pushIf, throwIfAny, UserErrors } from "./user-errors.ts";
@@ -146,6 +147,7 @@ export class StreamService {
           ["input", "name"],
         );
       }
+      await refuseIfConnected(tx, name, undefined, ["input", "name"]);
       const deleting = await markStreamDeleting(tx, stream, actor);
       for (const { cluster, ...binding } of bindings.sort((a, b) => (a.id < b.id ? -1 : 1))) {
         await changeBinding(tx, binding, "delete-requested", {}, actor, {
