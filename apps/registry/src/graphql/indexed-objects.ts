@@ -104,7 +104,8 @@ function relationsOf(kind: EntityKind): Record<string, Relation> {
             formatFqn(absolutePath(namespace, key.namespace), key.cluster, key.name),
         }
       : { namespace: (key, _, { namespace }) => absolutePath(namespace, key.namespace) };
-  const owners: Relation = (key, _, context, info) => ownerAnswered(ownedKey(context, key), context, info);
+  const owners: Relation = (key, _, context, info) =>
+    ownerAnswered(ownedKey(context, key, kind), context, info);
   const unindexed = Object.fromEntries(kind.unindexed.map((field) => [field, owners]));
   return { ...where, ...unindexed, ...RELATIONS[kind.typename] };
 }
@@ -122,9 +123,14 @@ export function fieldsApartFromDocument(typeName: string): ReadonlySet<string> {
   return new Set(Object.keys(relationsByType().get(typeName) ?? {}));
 }
 
-/** An index row's key as its owner knows it: its absolute namespace and name. */
-function ownedKey(context: GraphQLContext, key: IndexKey): OwnedKey {
-  return { namespace: absolutePath(context.namespace, key.namespace), name: key.name };
+/**
+ * An index row's key as its owner knows it: its absolute namespace and name, and for a kind keyed
+ * by fqn (a binding) the fqn its owner resolves it by.
+ */
+function ownedKey(context: GraphQLContext, key: IndexKey, kind: EntityKind): OwnedKey {
+  const namespace = absolutePath(context.namespace, key.namespace);
+  if (kind.key !== "fqn") return { namespace, name: key.name };
+  return { namespace, name: key.name, fqn: formatFqn(namespace, key.cluster, key.name) };
 }
 
 /**

@@ -11,6 +11,8 @@ import { askEntities } from "./routed-entities.ts";
 export interface OwnedKey {
   namespace: string;
   name: string;
+  /** A kind keyed by fqn (a binding): its key, which its owner resolves it by. */
+  fqn?: string;
 }
 
 type FieldLoader = DataLoader<OwnedKey, unknown, string>;
@@ -36,7 +38,7 @@ export function ownerAnswered(
   let loader = byField.get(node);
   if (!loader) {
     loader = new DataLoader((keys) => askOwners(keys, context, info), {
-      cacheKeyFn: (k) => JSON.stringify([k.namespace, k.name]),
+      cacheKeyFn: (k) => JSON.stringify([k.namespace, k.name, k.fqn]),
     });
     byField.set(node, loader);
   }
