@@ -1,4 +1,11 @@
-import { FlowHistory, forEachBounded, sinkFlow, sourceFlow, type ConnectorRole } from "@stream-registry/core";
+import {
+  FlowHistory,
+  forEachBounded,
+  sinkFlow,
+  sourceFlow,
+  withDeadline,
+  type ConnectorRole,
+} from "@stream-registry/core";
 import { findOnlineBindings, type WatchedBinding } from "@stream-registry/store";
 import type { FlowConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
@@ -119,11 +126,15 @@ export class FlowPoller {
     const attempted = new Date();
     try {
       const target = await clusterTarget(this.deps, cluster);
-      const deadline = AbortSignal.any([signal, AbortSignal.timeout(this.config.timeoutMs)]);
-      const reading = await provider.flow!.observeFlow(
-        target,
-        bindings.map((binding) => binding.streamName),
-        { signal: deadline },
+      // Settles at the deadline even if the provider ignores its signal: the round never waits longer.
+      const reading = await withDeadline(
+        (deadline) =>
+          provider.flow!.observeFlow(
+            target,
+            bindings.map((binding) => binding.streamName),
+            { signal: deadline },
+          ),
+        { signal, timeoutMs: this.config.timeoutMs },
       );
       const at = new Date(reading.observedAt);
       reading.streams.forEach((flow, index) => {
