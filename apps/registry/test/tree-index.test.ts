@@ -86,6 +86,22 @@ async function createStreams(
   await streams;
 }
 
+/** Sends `step` until it succeeds or what it makes exists already (an earlier attempt landed). */
+async function sentUntilLanded(step: () => PromiseLike<unknown>): Promise<void> {
+  await eventually(
+    async () => {
+      try {
+        await step();
+        return true;
+      } catch (error) {
+        return /"code": "ALREADY_EXISTS"/.test(String(error)) ? true : undefined;
+      }
+    },
+    30_000,
+    "the leaf to be asked again",
+  );
+}
+
 async function namesAt(r: RegistryClient, namespace: string): Promise<string[]> {
   const page = await r.query<StreamPage>(STREAMS_PAGE, {
     first: 500,
@@ -230,15 +246,13 @@ describe("the aggregated discovery index of a tree of registries", { timeout: 18
     } finally {
       await leaf.start();
     }
-    // A write through /aws may find the leaf still starting: it is sent again until it lands.
-    await eventually(
-      () =>
-        createStreams(at("/"), "/aws/us-reg1-xyz", ["after_restart"]).then(
-          () => true,
-          () => undefined,
-        ),
-      30_000,
-      "the leaf to be asked again",
+    // A write through /aws may find the leaf still starting: each step is sent again until it
+    // lands. One the root gave up on may have landed all the same: then it exists, which is landed.
+    const leafPath = "/aws/us-reg1-xyz";
+    const config = { "acme.kafka": { team: leafPath } };
+    await sentUntilLanded(() => seedChain(root).at(leafPath).stream({ name: "after_restart", config }));
+    await sentUntilLanded(() =>
+      seedChain(root).at(leafPath).binding({ stream: "after_restart", cluster: "c1" }),
     );
     await indexMatchesLive(root);
     expect(await namesAt(root, "/aws/us-reg1-xyz")).toContain("/aws/us-reg1-xyz after_restart");
