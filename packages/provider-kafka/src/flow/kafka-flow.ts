@@ -34,7 +34,7 @@ const TOPICS_AT_ONCE = 4;
  * the reads. Lag is end - committed whatever the describe call answered: a group on the consumer
  * protocol (KIP-848), which kafkajs describes as Dead, has its lag too.
  */
-export function createKafkaFlow(connections: KafkaConnections): FlowObserver {
+export function createKafkaFlow(connections: KafkaConnections): Required<FlowObserver> {
   return {
     async observeFlow(target, streams, context) {
       const cluster = connections.resolve(target);
