@@ -166,7 +166,17 @@ export async function startRegistry(
     const handlers = realizedHandlers({
       binding: namespaced,
       parentLink: { db, identity, self, logger, registryKeys },
-      connectors: { ...namespaced, restart: config.reconciler.connectorRestart ?? DEFAULT_AUTO_RESTART },
+      // Not a spread of `namespaced`, which would read its namespace once, before DECLARE DEFAULT
+      // NAMESPACE: the connectors' ownership marker names the registry's namespace as it is now.
+      connectors: {
+        db,
+        providers,
+        keyring,
+        get namespace() {
+          return identity.path;
+        },
+        restart: config.reconciler.connectorRestart ?? DEFAULT_AUTO_RESTART,
+      },
     });
     const reconciler = new Reconciler({ db }, handlers, config.reconciler, logger);
     // Aborted as the registry begins to stop: requests that wait (a parent's long poll) end.

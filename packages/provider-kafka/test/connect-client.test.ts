@@ -79,6 +79,13 @@ describe("the Kafka Connect client", () => {
     }
   });
 
+  it("takes a 404 for the plugin list (a worker still starting) as retriable, not as no types", async () => {
+    await using worker = await fakeWorker(404, { error_code: 404, message: "HTTP 404 Not Found" });
+    const error = await failure(provider.sources.create(sink(worker.url), context()));
+    expect(error.retriable).toBe(true);
+    expect(error.message).toContain("GET /connector-plugins answered 404");
+  });
+
   it("calls nothing with an aborted signal, or an unreachable worker, as retriable", async () => {
     await using worker = await fakeWorker(200, []);
     const aborted = new AbortController();

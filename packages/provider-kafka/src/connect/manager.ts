@@ -74,11 +74,17 @@ export function createConnectorManager(role: ConnectorRole, policy: () => Connec
   }
 
   async function offered(context: ConnectCallContext): Promise<ConnectorType[]> {
-    const { body } = await connectCall(context, {
+    const { status, body } = await connectCall(context, {
       method: "GET",
       path: "/connector-plugins?connectorsOnly=true",
     });
-    return typesOf(Array.isArray(body) ? (body as ConnectPlugin[]) : [], role);
+    // A worker starting up listens before its REST resources are there, and answers 404 meanwhile:
+    // a worker not ready yet, not one without plugins (which would make every create FAILED for good).
+    if (!Array.isArray(body)) {
+      const why = `answered ${status}, not a list of plugins (a worker starting?)`;
+      throw fail(`Kafka Connect GET /connector-plugins ${why}`, { retriable: true });
+    }
+    return typesOf(body as ConnectPlugin[], role);
   }
 
   async function ownership(context: ConnectCallContext, target: ConnectorTarget): Promise<Ownership> {
