@@ -1,6 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { ClusterTarget, ConnectorRequest } from "@stream-registry/provider-api";
-import { ensureThirdPartyPlugins, thirdPartyPluginFolders } from "@stream-registry/testkit";
+import {
+  debeziumPostgresCapture,
+  ensureThirdPartyPlugins,
+  thirdPartyPluginFolders,
+} from "@stream-registry/testkit";
 import {
   useConnectWorker,
   useLogicalPostgres,
@@ -80,18 +84,12 @@ describe("Debezium's PostgreSQL source and JDBC sink through the Kafka provider"
       cluster,
       state: "RUNNING",
       configMaps: {
-        "postgres-source": {
-          "database.hostname": postgres.host,
-          "database.port": postgres.port,
-          "database.user": postgres.user,
-          "database.password": secret,
-          "database.dbname": inventory,
-          "plugin.name": "pgoutput",
-          "slot.name": `slot_${id}`,
-          "publication.name": `pub_${id}`,
-          "publication.autocreate.mode": "filtered",
-          "table.include.list": "public.widgets",
-        },
+        "postgres-source": debeziumPostgresCapture({
+          postgres: { ...postgres, password: secret },
+          database: inventory,
+          tables: ["public.widgets"],
+          slot: `slot_${id}`,
+        }),
         "acme.postgres-source": { owner: "bob@acme.com" },
       },
     };

@@ -74,18 +74,34 @@ export interface DebeziumPostgresSource {
  * `<prefix>.<schema>.<table>` topic names to `topic`). Events keep Debezium's envelope (before, after,
  * source, op) with JSON schemas, which the JDBC sink reads as they are.
  */
-export function debeziumPostgresSourceConfig({
-  postgres,
-  database,
-  tables,
-  topic,
-  slot,
-}: DebeziumPostgresSource): ConnectorConfig {
-  if (!/^[a-z0-9_]+$/.test(slot))
-    throw new Error(`slot: lower-case letters, digits and "_" only, got "${slot}"`);
+export function debeziumPostgresSourceConfig({ topic, ...capture }: DebeziumPostgresSource): ConnectorConfig {
   return {
     "connector.class": connectorClasses.debeziumPostgres,
     "tasks.max": "1",
+    ...debeziumPostgresCapture(capture),
+    "topic.prefix": capture.slot,
+    transforms: "route",
+    "transforms.route.type": "org.apache.kafka.connect.transforms.RegexRouter",
+    "transforms.route.regex": ".*",
+    "transforms.route.replacement": topic,
+    ...createsItsTopic,
+  };
+}
+
+/**
+ * What Debezium's PostgreSQL source captures and from where (pgoutput, a slot and a publication named
+ * `slot`): the map a registry's "postgres" source is given as its "postgres-source", the registry
+ * adding the class and the routing to its stream's topic.
+ */
+export function debeziumPostgresCapture({
+  postgres,
+  database,
+  tables,
+  slot,
+}: Omit<DebeziumPostgresSource, "topic">): ConnectorConfig {
+  if (!/^[a-z0-9_]+$/.test(slot))
+    throw new Error(`slot: lower-case letters, digits and "_" only, got "${slot}"`);
+  return {
     "database.hostname": postgres.host,
     "database.port": String(postgres.port),
     "database.user": postgres.user,
@@ -96,12 +112,6 @@ export function debeziumPostgresSourceConfig({
     "publication.name": slot,
     "publication.autocreate.mode": "filtered",
     "table.include.list": tables.join(","),
-    "topic.prefix": slot,
-    transforms: "route",
-    "transforms.route.type": "org.apache.kafka.connect.transforms.RegexRouter",
-    "transforms.route.regex": ".*",
-    "transforms.route.replacement": topic,
-    ...createsItsTopic,
   };
 }
 

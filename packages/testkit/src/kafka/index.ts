@@ -23,6 +23,7 @@ export {
 export {
   connectorClasses,
   debeziumJdbcSinkConfig,
+  debeziumPostgresCapture,
   debeziumPostgresSourceConfig,
   fileSinkConfig,
   fileSourceConfig,
