@@ -1,11 +1,12 @@
 /**
- * npm run bench:connect [-- --records 200000 --runs 3]
+ * npm run bench:connect [-- --records 200000 --runs 3 --paths direct,registry]
  *
- * The floor for stream sources and sinks (issue 22, Must 8): a real broker and a real Connect worker
- * (the testkit's), and for each path in `paths` (connect-paths.ts; today connectors created directly
- * on Connect):
+ * Stream sources and sinks (issue 22, Must 8): a real broker and a real Connect worker (the
+ * testkit's), a registry process (production mode, PGlite, the defaults users get) whose Kafka
+ * cluster names that worker, and for each path (connect-paths.ts: connectors created directly on
+ * Connect, the floor, and CREATE STREAM SOURCE / SINK through the registry's GraphQL):
  * - create → RUNNING: time from the create request for a file source to the connector and its task
- *   RUNNING, median of `runs`;
+ *   RUNNING (through the registry: the source shown ONLINE), median of `runs`;
  * - records/s: a file source feeds a topic and a file sink drains it to a file; once both run,
  *   `records` lines are appended to the source's file at once and the clock runs until the last of
  *   them is in the sink's file (every line checked, in order); median of `runs`.
@@ -19,19 +20,23 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import {
   CONNECT_VERSION,
+  mutate,
+  registryClient,
+  spawnRegistry,
   fileSinkConfig,
   fileSourceConfig,
   kafkaClient,
   startConnectWorker,
   startKafkaCluster,
 } from "@stream-registry/testkit";
-import { directPath } from "./connect-paths.ts";
+import { directPath, registryPath } from "./connect-paths.ts";
 import type { ConnectorPath } from "./connect-paths.ts";
 
 const { values } = parseArgs({
   options: {
     records: { type: "string", default: "200000" },
     runs: { type: "string", default: "3" },
+    paths: { type: "string", default: "direct,registry" },
   },
 });
 const records = Number(values.records);
@@ -54,6 +59,38 @@ async function waitForBytes(file: string, bytes: number, timeoutMs: number): Pro
   }
 }
 
+let stopRegistry: (() => Promise<void>) | undefined;
+
+/** A registry process as users run it (production, PGlite, default settings) with a cluster on the worker. */
+async function startedRegistryPath(connectUrl: string, bootstrapServers: string): Promise<ConnectorPath> {
+  const dataDir = path.join(dir, "registry-data");
+  const registry = await spawnRegistry({
+    REGISTRY_DATA_DIR: dataDir,
+    LOG_LEVEL: "info",
+    NODE_ENV: "production",
+  });
+  stopRegistry = async () => {
+    registry.kill("SIGTERM");
+    await registry.exited;
+  };
+  const client = registryClient(registry.url);
+  await mutate(
+    client,
+    `mutation($input: DeclareClusterInput!) { declareCluster(input: $input) { userErrors { code field message } } }`,
+    {
+      input: {
+        name: "bench-connect",
+        provider: "kafka",
+        config: {
+          "apache.kafka": { "bootstrap.servers": bootstrapServers },
+          "kafka.connect": { url: connectUrl },
+        },
+      },
+    },
+  );
+  return registryPath(client, "bench-connect");
+}
+
 const started = performance.now();
 const kafka = await startKafkaCluster({ name: "bench-connect" });
 const dir = await mkdtemp(path.join(tmpdir(), "sr-bench-connect-"));
@@ -67,24 +104,29 @@ try {
   );
   const admin = kafkaClient(kafka.bootstrapServers).admin();
   await admin.connect();
-  const paths: ConnectorPath[] = [directPath(worker)];
+  const paths: ConnectorPath[] = [];
+  for (const name of values.paths.split(",")) {
+    if (name === "direct") paths.push(directPath(worker, admin));
+    else if (name === "registry") paths.push(await startedRegistryPath(worker.url, kafka.bootstrapServers));
+    else throw new Error(`--paths: "direct" or "registry", comma-separated; got "${name}"`);
+  }
   const lines = Array.from({ length: records }, (_, i) => `record ${i + 1} ${"x".repeat(64)}`);
   const payload = `${lines.join("\n")}\n`;
-  const results: { label: string; runningMs: number[]; recordsPerSecond: number[] }[] = [];
+  const results = paths.map((connectors) => ({
+    label: connectors.label,
+    runningMs: [] as number[],
+    recordsPerSecond: [] as number[],
+  }));
   try {
-    for (const connectors of paths) {
-      const result = { label: connectors.label, runningMs: [] as number[], recordsPerSecond: [] as number[] };
-      results.push(result);
-      for (let run = 1; run <= runs; run += 1) {
-        const id = `${results.length}-${run}-${Date.now().toString(36)}`;
+    // Runs alternate between the paths, so that neither gets the worker's first connector every time.
+    for (let run = 1; run <= runs; run += 1) {
+      for (const [index, connectors] of paths.entries()) {
+        const result = results[index]!;
+        const id = `${index + 1}-${run}-${Date.now().toString(36)}`;
         const topic = `bench-connect-${id}`;
         const [input, output] = [path.join(dir, `in-${id}.txt`), path.join(dir, `out-${id}.txt`)];
         await writeFile(input, "");
-        // The topic exists before the sink subscribes, so the sink sees it at once.
-        await admin.createTopics({
-          topics: [{ topic, numPartitions: 1, replicationFactor: 1 }],
-          waitForLeaders: true,
-        });
+        await connectors.createTopic(topic);
         const [source, sink] = [`bench-file-source-${id}`, `bench-file-sink-${id}`];
         const createdAt = performance.now();
         await connectors.create(source, fileSourceConfig({ file: input, topic }));
@@ -105,11 +147,12 @@ try {
         );
         await connectors.remove(source);
         await connectors.remove(sink);
-        await admin.deleteTopics({ topics: [topic] });
+        await connectors.deleteTopic(topic);
       }
     }
   } finally {
     await admin.disconnect();
+    await stopRegistry?.();
   }
   console.log(
     `\nmedians of ${runs} runs, ${records} records of ${Buffer.byteLength(lines[0] ?? "") + 1} bytes each:`,
@@ -119,6 +162,14 @@ try {
   for (const result of results) {
     console.log(
       `| ${result.label} | ${median(result.runningMs).toFixed(0)} | ${median(result.recordsPerSecond).toFixed(0)} |`,
+    );
+  }
+  const [floor, registry] = results;
+  if (floor && registry) {
+    const ratio = (of: (result: (typeof results)[number]) => number[]) =>
+      (median(of(registry)) / median(of(floor))).toFixed(2);
+    console.log(
+      `\n${registry.label} / ${floor.label}: create → RUNNING ×${ratio((r) => r.runningMs)}, records/s ×${ratio((r) => r.recordsPerSecond)}`,
     );
   }
 } finally {
