@@ -1,28 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { eventually, startRegistryTree, type RegistryNode } from "@stream-registry/testkit";
+import { describe, expect, it } from "vitest";
+import { eventually } from "@stream-registry/testkit";
 import { ExitCode } from "../src/index.ts";
 import { runMain } from "./support/run-main.ts";
+import { useRegistryTree } from "./support/use-tree.ts";
 
 // Sources and sinks of a child registry, driven through its parent as an operator does: mutations
 // and look-ups routed by --namespace, lists from the parent's discovery index.
 const ENV = { RECONCILER_RESYNC_MS: "500", REGISTRY_HEALTH_INTERVAL_MS: "500" };
 
 describe("srctl's source and sink statements through a parent (/, /aws)", { timeout: 120_000 }, () => {
-  let tree: Map<string, RegistryNode>;
-  const root = () => tree.get("/")!;
-  const srctl = (...args: string[]) => runMain(["--registry", root().url, ...args]);
-
-  beforeAll(async () => {
-    tree = await startRegistryTree(["/", "/aws"], { env: ENV });
-  }, 300_000);
-  afterAll(async () => {
-    await Promise.all([...(tree?.values() ?? [])].map((node) => node.dispose()));
-  });
-  beforeEach(({ onTestFailed }) => {
-    onTestFailed(() => {
-      for (const node of tree?.values() ?? []) console.error(`--- ${node.path}\n${node.logs().join("\n")}`);
-    });
-  });
+  const at = useRegistryTree(["/", "/aws"], ENV);
+  const srctl = (...args: string[]) => runMain(["--registry", at("/").url, ...args]);
 
   it("creates, describes, pauses and lists a child's source and sink through the root", async () => {
     const made = await srctl(

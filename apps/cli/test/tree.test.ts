@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { eventually, startRegistryTree, TREE_TOKEN, type RegistryNode } from "@stream-registry/testkit";
+import { describe, expect, it } from "vitest";
+import { eventually, TREE_TOKEN, type RegistryNode } from "@stream-registry/testkit";
 import { ExitCode } from "../src/index.ts";
 import { runMain } from "./support/run-main.ts";
+import { useRegistryTree } from "./support/use-tree.ts";
 
 // srctl against a tree of real registry processes, each with its own database, as an operator
 // drives one: everything through the root, --namespace naming where it goes. The root's lists come
@@ -12,21 +13,8 @@ const LEAF = "/aws/us-reg1-xyz";
 const ENV = { RECONCILER_RESYNC_MS: "500", REGISTRY_HEALTH_INTERVAL_MS: "500" };
 
 describe("srctl across a tree of registries (/, /aws, /aws/us-reg1-xyz)", { timeout: 120_000 }, () => {
-  let tree: Map<string, RegistryNode>;
-  const at = (path: string) => tree.get(path)!;
+  const at = useRegistryTree(["/", "/aws", LEAF], ENV);
   const srctl = (node: RegistryNode, ...args: string[]) => runMain(["--registry", node.url, ...args]);
-
-  beforeAll(async () => {
-    tree = await startRegistryTree(["/", "/aws", LEAF], { env: ENV });
-  }, 300_000);
-  afterAll(async () => {
-    await Promise.all([...(tree?.values() ?? [])].map((node) => node.dispose()));
-  });
-  beforeEach(({ onTestFailed }) => {
-    onTestFailed(() => {
-      for (const node of tree?.values() ?? []) console.error(`--- ${node.path}\n${node.logs().join("\n")}`);
-    });
-  });
 
   it("SHOW NAMESPACES at the root lists /aws, UP once the root has probed it, with its index lag", async () => {
     const shown = await eventually(
