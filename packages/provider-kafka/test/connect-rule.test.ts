@@ -1,6 +1,7 @@
 import type { ConnectorRequest } from "@stream-registry/provider-api";
 import { describe, expect, it } from "vitest";
 import { connectorPlan, derivedName, typesOf } from "../src/index.ts";
+import { requestRedactor } from "../src/connect/redaction.ts";
 
 const cluster = { namespace: "/aws", name: "c1", config: {} };
 const request = (type: string, configMaps: ConnectorRequest["configMaps"]): ConnectorRequest => ({
@@ -89,5 +90,18 @@ describe("the config rule", () => {
       ["file-sink", "topics"],
       ["file-sink", "connector.class"],
     ]);
+  });
+});
+
+describe("a request's redactor", () => {
+  it("hides every map's secrets, also two maps holding the same secret key", () => {
+    const redact = requestRedactor({
+      "postgres-source": { "database.password": "first-secret", "database.hostname": "db" },
+      "jdbc-sink": { "database.password": "second-secret" },
+    });
+    const shown = redact("login with first-secret failed; then second-secret; host db");
+    expect(shown).not.toContain("first-secret");
+    expect(shown).not.toContain("second-secret");
+    expect(shown).toContain("host db");
   });
 });

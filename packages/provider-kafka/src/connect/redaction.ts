@@ -29,9 +29,13 @@ export const embeddedRedactor = (text: string): string => redactEmbeddedCredenti
 export function requestRedactor(
   configMaps: Record<string, Record<string, unknown>>,
 ): (text: string) => string {
-  return secretRedactor(Object.assign({}, ...Object.values(configMaps).map((map) => prefixed(map))));
+  // Keys kept distinct across maps by the map's name (the last word of a key is what makes it
+  // secret, so a prefix keeps that): two maps with the same secret key keep both secrets.
+  return secretRedactor(
+    Object.fromEntries(
+      Object.entries(configMaps).flatMap(([map, values]) =>
+        Object.entries(values).map(([key, value]) => [`${map}/${key}`, value]),
+      ),
+    ),
+  );
 }
-
-// Keys kept distinct across maps (the last word of a key is what makes it secret, so a prefix keeps that).
-const prefixed = (map: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(map).map(([key, value], i) => [`${i}.${key}`, value]));
