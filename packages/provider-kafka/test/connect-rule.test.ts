@@ -2,6 +2,7 @@ import type { ConnectorRequest } from "@stream-registry/provider-api";
 import { describe, expect, it } from "vitest";
 import { connectorPlan, derivedName, typesOf } from "../src/index.ts";
 import { requestRedactor } from "../src/connect/redaction.ts";
+import { MAX_ERROR_LENGTH, observationOf } from "../src/connect/status.ts";
 
 const cluster = { namespace: "/aws", name: "c1", config: {} };
 const request = (type: string, configMaps: ConnectorRequest["configMaps"]): ConnectorRequest => ({
@@ -103,5 +104,31 @@ describe("a request's redactor", () => {
     expect(shown).not.toContain("first-secret");
     expect(shown).not.toContain("second-secret");
     expect(shown).toContain("host db");
+  });
+});
+
+describe("an observation of Connect's status", () => {
+  it("shows a failed task's first trace line redacted and cut, DEGRADED for a running connector", () => {
+    const redact = requestRedactor({ "file-sink": { "db.password": "s3cret-value" } });
+    const huge = `org.apache.kafka.connect.errors.ConnectException: bad record ${"x".repeat(5000)}`;
+    const observed = observationOf(
+      {
+        connector: { state: "RUNNING", worker_id: "w1" },
+        tasks: [
+          {
+            id: 1,
+            state: "FAILED",
+            trace: `java.io.IOException: login s3cret-value refused\n\tat A.b(A.java:1)`,
+          },
+          { id: 0, state: "FAILED", trace: `${huge}\n\tat C.d(C.java:2)` },
+        ],
+      },
+      redact,
+    );
+    expect(observed.details.state).toBe("DEGRADED");
+    expect(observed.details.tasks.map((task) => task.id)).toEqual([0, 1]);
+    expect(observed.details.tasks[0]!.error).toHaveLength(MAX_ERROR_LENGTH);
+    expect(observed.details.tasks[1]!.error).toBe("java.io.IOException: login ******** refused");
+    expect(observed.message.length).toBeLessThan(MAX_ERROR_LENGTH + 100);
   });
 });

@@ -30,12 +30,20 @@ const stateOf = (state: string | undefined): TaskState =>
 const firstLine = (trace: string | undefined) => trace?.split("\n", 1)[0]?.trim() || undefined;
 
 /**
+ * The longest error kept: an exception's message may quote a whole record or config, and the
+ * error is stored with each observation, shown in GraphQL and logged.
+ */
+export const MAX_ERROR_LENGTH = 1000;
+
+/**
  * A connector's status as the registry shows it: Connect's states, DEGRADED for a RUNNING
  * connector with a failed task, and the first line of the first failure's trace (the connector's,
- * else the first failed task's), each error passed through `redact`.
+ * else the first failed task's), each error passed through `redact` and cut to MAX_ERROR_LENGTH.
  */
 export function observationOf(status: ConnectStatus, redact: (text: string) => string): ConnectorObservation {
-  const seen = (line: string | undefined) => (line === undefined ? undefined : redact(line));
+  // Redacted before it is cut, so that no part of a secret is left at the cut.
+  const seen = (line: string | undefined) =>
+    line === undefined ? undefined : redact(line).slice(0, MAX_ERROR_LENGTH);
   const tasks: ConnectorTaskObservation[] = (status.tasks ?? [])
     .map((task) => {
       const error = task.state === "FAILED" ? seen(firstLine(task.trace)) : undefined;
