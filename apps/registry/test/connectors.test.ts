@@ -8,6 +8,7 @@ import {
   testConnectorPlatform,
   type UserErrorView,
 } from "@stream-registry/testkit";
+import { findConnector, writeAutoRestarts } from "@stream-registry/store";
 import { useTestRegistry, type TestRegistry } from "./support/test-registry.ts";
 
 // Stream sources and sinks through GraphQL (issue 22, Musts 3, 4 and 6 on the registry's side),
@@ -127,6 +128,7 @@ describe("stream sources and sinks", { timeout: 60_000 }, () => {
       `{ changes(first: 500) { nodes { entityType entityKey data } } }`,
     );
     expect(JSON.stringify(changes)).not.toContain("hunter2");
+    expect(r.logs.join("\n")).not.toContain("hunter2");
     expect(changes.nodes).toContainEqual(expect.objectContaining({ entityType: "source", entityKey: name }));
     // Writing back what was read keeps the secret.
     const updated = await mutate(r, act("updateStreamSource", "UpdateStreamSourceInput"), {
@@ -197,6 +199,17 @@ describe("stream sources and sinks", { timeout: 60_000 }, () => {
       autoRestarts: 2,
       error: expect.stringContaining("failed"),
     });
+    // A count is written only over the one read: a user's change (another generation) or another
+    // observer's restart (another count) in between means no restart from this observer.
+    const row = (await findConnector(r.db.prisma, "source", name))!;
+    const stale = [
+      { autoRestarts: row.autoRestarts, generation: row.generation - 1 },
+      { autoRestarts: row.autoRestarts - 1, generation: row.generation },
+    ];
+    for (const seen of stale) {
+      expect(await writeAutoRestarts(r.db.prisma, "source", row.id, seen, 3, new Date())).toBe(false);
+    }
+    expect(await writeAutoRestarts(r.db.prisma, "source", row.id, row, 0, null)).toBe(true);
   });
 
   it("stays PENDING, showing why, while the worker is down or rebalancing, then is ONLINE", async () => {

@@ -150,20 +150,24 @@ export async function changeConnector(
 }
 
 /**
- * The registry restarted a failed source or sink automatically (`restarts` counted since it last
- * ran healthy, at `at`), or it ran healthy long enough for the count to start over (0, null).
- * Kept durably: the delays and the maximum count survive a restart of the registry.
+ * Counts an automatic restart of a failed source or sink (`restarts` since it last ran healthy, at
+ * `at`), or starts the count over once it ran healthy long enough (0, null), only if the row still
+ * holds what the caller read (`seen`: its count and generation): false when a user's change (which
+ * starts the count over) or another registry process's observation came first, and the caller then
+ * does nothing. Kept durably: the delays and the maximum survive a restart of the registry.
  */
 export async function writeAutoRestarts(
   db: Db,
   role: ConnectorRole,
   id: string,
+  seen: { autoRestarts: number; generation: number },
   restarts: number,
   at: Date | null,
-): Promise<void> {
-  await open(db).$executeRaw`
+): Promise<boolean> {
+  const updated = await open(db).$executeRaw`
     UPDATE ${CONNECTOR_RESOURCES[role].table} SET auto_restarts = ${restarts}::int, last_restart_at = ${at}
-    WHERE id = ${id}::uuid`;
+    WHERE id = ${id}::uuid AND auto_restarts = ${seen.autoRestarts}::int AND generation = ${seen.generation}::int`;
+  return updated === 1;
 }
 
 function what(role: ConnectorRole, name: string): string {

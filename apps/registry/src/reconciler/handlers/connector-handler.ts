@@ -95,12 +95,17 @@ export function connectorHandler(
     const now = new Date();
     if (state === "FAILED" || state === "DEGRADED") {
       if (!autoRestartDue(connector, now, deps.restart)) return;
+      // Counted first, and only by the observer that read the current count: a user's change
+      // in between, or another registry process on the same row, means no restart from this one.
+      if (
+        !(await writeAutoRestarts(db.prisma, role, connector.id, connector, connector.autoRestarts + 1, now))
+      )
+        return;
       const manager = connectorManager(deps.providers.get(connector.cluster.provider)!, role)!;
       const where = { name: connector.name, cluster: await clusterTarget(deps, connector.cluster) };
       await manager.restart(where, { onlyFailed: true }, context);
-      await writeAutoRestarts(db.prisma, role, connector.id, connector.autoRestarts + 1, now);
     } else if (autoRestartsSettled(connector, now, deps.restart)) {
-      await writeAutoRestarts(db.prisma, role, connector.id, 0, null);
+      await writeAutoRestarts(db.prisma, role, connector.id, connector, 0, null);
     }
   };
   /**
