@@ -1,8 +1,9 @@
 import DataLoader from "dataloader";
-import type { Binding, Cluster, ClusterHealth, Stream } from "@stream-registry/core";
+import type { Binding, Cluster, ClusterHealth, ConnectorRole, Stream } from "@stream-registry/core";
 import {
   findBindingsOf,
   findClusterHealth,
+  findConnectorObservations,
   findObservations,
   findClustersByIds,
   findClustersByNames,
@@ -27,11 +28,16 @@ export interface Loaders {
   bindingsByClusterId: DataLoader<string, Binding[]>;
   healthByClusterId: DataLoader<string, ClusterHealth | undefined>;
   observationByBindingId: DataLoader<string, BindingObservationModel | undefined>;
+  /** What the provider last saw of a source or sink, by its role and id (null: not observed yet). */
+  connectorObservation: Record<ConnectorRole, DataLoader<string, ConnectorObservationRow | null>>;
   /** The discovery index's rows (indexed-objects.ts): by key, and the bindings of a stream or cluster. */
   indexedEntry: DataLoader<IndexKey, IndexedEntry | undefined, string>;
   indexedBindingsOfStream: DataLoader<IndexedOwner, IndexedEntry[], string>;
   indexedBindingsOfCluster: DataLoader<IndexedOwner, IndexedEntry[], string>;
 }
+
+/** A source's or sink's observation row, as stored. */
+export type ConnectorObservationRow = { message: string | null; details: unknown; observedAt: Date };
 
 /** A stream or cluster of the index: its namespace below this registry's, and its name. */
 interface IndexedOwner {
@@ -72,6 +78,11 @@ export function createLoaders(db: Db): Loaders {
   const observationByBindingId = new DataLoader<string, BindingObservationModel | undefined>(async (ids) =>
     byKey(ids, await findObservations(db, ids), (o) => o.bindingId),
   );
+  const connectorObservation = (role: ConnectorRole) =>
+    new DataLoader<string, ConnectorObservationRow | null>(async (ids) => {
+      const found = await findConnectorObservations(db, role, ids);
+      return ids.map((id) => found.get(id) ?? null);
+    });
   const indexedEntry = new DataLoader<IndexKey, IndexedEntry | undefined, string>(
     async (keys) => byKey(keys.map(indexKeyId), await findIndexed(db, keys), indexKeyId),
     { cacheKeyFn: indexKeyId },
@@ -96,6 +107,7 @@ export function createLoaders(db: Db): Loaders {
     bindingsByClusterId,
     healthByClusterId,
     observationByBindingId,
+    connectorObservation: { source: connectorObservation("source"), sink: connectorObservation("sink") },
   };
 }
 

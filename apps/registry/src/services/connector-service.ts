@@ -19,7 +19,6 @@ import {
   createConnector,
   findCluster,
   findConnector,
-  findConnectorObservations,
   hasLiveBinding,
   listConnectors,
   openSets,
@@ -92,11 +91,6 @@ export class ConnectorService {
   async document(name: string, access: Access): Promise<ConnectorOnCluster | null> {
     if (!access.readsDocument("", name)) return null;
     return findConnector(this.deps.db.prisma, this.role, name);
-  }
-
-  /** What the provider last saw of the sources or sinks of `ids`, by id (those observed). */
-  observations(ids: readonly string[]) {
-    return findConnectorObservations(this.deps.db.prisma, this.role, ids);
   }
 
   /** Sources or sinks by name (`access`: those of the streams the principal reads). */

@@ -1,4 +1,3 @@
-import DataLoader from "dataloader";
 import {
   connectorStatus,
   type ConnectorRole,
@@ -15,7 +14,6 @@ import type { ConnectorService } from "../../services/connector-service.ts";
 import { accessOf, callerIn } from "../authorize.ts";
 import { toConnection } from "../connection.ts";
 import type { GraphQLContext } from "../context.ts";
-import type { Loaders } from "../loaders.ts";
 import type { ConnectorModel, ConnectorObservationModel } from "../models.ts";
 import { payload } from "../payload.ts";
 import { routed } from "../routed.ts";
@@ -28,27 +26,10 @@ import { bindingByNames } from "./lookups.ts";
  */
 
 type Observed = { state: ObservedConnectorState; tasks: ConnectorObservationModel["tasks"]; error?: string };
-type ObservationRow = { message: string | null; details: unknown; observedAt: Date };
 
-/** Per request (by its loaders), per role: the observations of the sources or sinks it shows. */
-const observationLoaders = new WeakMap<
-  Loaders,
-  Map<ConnectorRole, DataLoader<string, ObservationRow | null>>
->();
-
-function observationOf(connector: ConnectorModel, context: GraphQLContext): Promise<ObservationRow | null> {
-  let byRole = observationLoaders.get(context.loaders);
-  if (!byRole) observationLoaders.set(context.loaders, (byRole = new Map()));
-  let loader = byRole.get(connector.role);
-  if (!loader) {
-    loader = new DataLoader(async (ids) => {
-      const found = await servicesOf(context, connector.role).observations(ids);
-      return ids.map((id) => found.get(id) ?? null);
-    });
-    byRole.set(connector.role, loader);
-  }
-  return loader.load(connector.id);
-}
+/** What the provider last saw of it, batched per request (loaders.ts). */
+const observationOf = (connector: ConnectorModel, { loaders }: GraphQLContext) =>
+  loaders.connectorObservation[connector.role].load(connector.id);
 
 /** The fields of StreamSource and StreamSink. */
 function connectorFields(role: ConnectorRole) {
