@@ -82,7 +82,7 @@ const online = (r: TestRegistry, name: string, state = "ONLINE", query = SOURCE)
 describe("stream sources and sinks", { timeout: 60_000 }, () => {
   const registry = useTestRegistry("pglite", {
     RECONCILER_RESYNC_MS: "300",
-    REGISTRY_CONNECTOR_RESTART_DELAYS_MS: "0,400",
+    REGISTRY_CONNECTOR_RESTART_DELAYS_MS: "0,1500",
     REGISTRY_CONNECTOR_RESTART_MAX: "2",
   });
 
@@ -181,16 +181,14 @@ describe("stream sources and sinks", { timeout: 60_000 }, () => {
     await mutate(r, CREATE, { name, cluster, type: "file", config: { file: { path: "/tmp/y" } } });
     await online(r, name);
     const key = connectorKey("source", cluster, name);
+    const failedAt = Date.now();
     platform.connectors.get(key)!.failed = "task";
-    // The resync sees it DEGRADED and restarts it at once (delay 0): healthy again, counted.
-    const first = await eventually(async () => {
-      const { source } = await r.query<{ source: Connector }>(SOURCE, { name });
-      return source.observed?.autoRestarts === 1 ? source : undefined;
-    });
-    expect(first.observed!.lastRestartAt).not.toBeNull();
-    expect(platform.restarts.get(key)).toBe(1);
-    // It fails again: the second restart waits its delay; then the maximum (2) is reached.
+    // The resync sees it DEGRADED and restarts it at once (delay 0), counted. It fails again at once
+    // (read from the platform, not through GraphQL): seen healthy for longer than the next delay,
+    // its count would start over, which a slow machine could otherwise let happen here.
+    await eventually(async () => ((platform.restarts.get(key) ?? 0) === 1 ? true : undefined));
     platform.connectors.get(key)!.failed = "connector";
+    // The second restart waits its delay (1,500 ms after the first); then the maximum (2) is reached.
     await eventually(async () => ((platform.restarts.get(key) ?? 0) === 2 ? true : undefined));
     platform.connectors.get(key)!.failed = "connector";
     const failed = await online(r, name, "FAILED");
@@ -199,6 +197,9 @@ describe("stream sources and sinks", { timeout: 60_000 }, () => {
       autoRestarts: 2,
       error: expect.stringContaining("failed"),
     });
+    expect(platform.restarts.get(key)).toBe(2);
+    // The first restart came after the failure, the second at least its delay after the first.
+    expect(Date.parse(failed.observed!.lastRestartAt!) - failedAt).toBeGreaterThanOrEqual(1500);
     // A count is written only over the one read: a user's change (another generation) or another
     // observer's restart (another count) in between means no restart from this observer.
     const row = (await findConnector(r.db.prisma, "source", name))!;
