@@ -129,6 +129,6 @@ describe("an observation of Connect's status", () => {
     expect(observed.details.tasks.map((task) => task.id)).toEqual([0, 1]);
     expect(observed.details.tasks[0]!.error).toHaveLength(MAX_ERROR_LENGTH);
     expect(observed.details.tasks[1]!.error).toBe("java.io.IOException: login ******** refused");
-    expect(observed.message.length).toBeLessThan(MAX_ERROR_LENGTH + 100);
+    expect(observed.message!.length).toBeLessThan(MAX_ERROR_LENGTH + 100);
   });
 });
