@@ -96,6 +96,7 @@ describe("stream sources and sinks through the registry, with real data on Kafka
   it("a Debezium source captures 1,000 inserted rows and a JDBC sink writes them to another table", async () => {
     const { child, cluster, postgres } = e2e();
     const name = `widgets_${id}`;
+    const secret = `pw-${id}-never-shown`;
     const [inventory, warehouse] = [`inventory_${id}`, `warehouse_${id}`];
     await postgres.createDatabase(inventory);
     await postgres.createDatabase(warehouse);
@@ -126,7 +127,8 @@ describe("stream sources and sinks through the registry, with real data on Kafka
         "jdbc-sink": {
           "connection.url": postgres.jdbcUrl(warehouse),
           "connection.username": postgres.user,
-          "connection.password": postgres.password,
+          // Trust authentication takes any password: this one is only there to be hidden.
+          "connection.password": secret,
           "insert.mode": "upsert",
           "primary.key.mode": "record_key",
           "schema.evolution": "basic",
@@ -151,6 +153,20 @@ describe("stream sources and sinks through the registry, with real data on Kafka
     const { rows } = await postgres.withClient(inventory, (client) => client.query(`${tally} widgets`));
     expect(copied).toEqual(rows[0]);
     expect(await topicEnd(e2e().bootstrapServers, name)).toBe(1000);
+
+    // Must 6: the worker shows the sink's password to whoever asks it; the registry never does, not
+    // in the sink, its change log, nor the parent's answers.
+    const onWorker = await fetch(`${e2e().worker.url}/connectors/${name}-sink/config`).then((r) => r.text());
+    expect(onWorker).toContain(secret);
+    const answers = [
+      await child.query(`query($name: String!) { sink(name: $name) { config observed { error message } } }`, {
+        name,
+      }),
+      await child.query(`{ changes(first: 500) { nodes { entityType data } } }`),
+      await e2e().parent.query(`{ sinks(filter: { namespace: "/east" }) { nodes { name config } } }`),
+    ];
+    expect(JSON.stringify(answers)).toContain(name);
+    expect(JSON.stringify(answers)).not.toContain(secret);
   });
 
   it("pausing a sink stops the flow (its group's lag grows) and resuming restarts it (the lag falls to zero)", async () => {
