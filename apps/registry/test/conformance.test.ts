@@ -1,3 +1,5 @@
+import { randomBytes } from "node:crypto";
+import type { ConnectorRequest } from "@stream-registry/provider-api";
 import { defineProviderConformanceSuite } from "@stream-registry/provider-api/conformance";
 import { testProvider } from "@stream-registry/testkit";
 import { registryOnlyProvider } from "../src/providers/registry-only.ts";
@@ -12,10 +14,28 @@ defineProviderConformanceSuite(
   { title: "registry-only provider conformance" },
 );
 
+const conformanceCluster = {
+  namespace: "/",
+  name: "conformance",
+  config: { "test.provider": { maxPartitions: 3 } },
+};
+
+/** A file connector of a new name; the same name with another type is a conflict. */
+const connectorSample = {
+  request: (): ConnectorRequest => ({
+    name: `connector_${randomBytes(4).toString("hex")}`,
+    cluster: conformanceCluster,
+    type: "file",
+    configMaps: { "file-source": { file: "/dev/null" } },
+    state: "RUNNING",
+  }),
+  conflicting: (request: ConnectorRequest): ConnectorRequest => ({ ...request, type: "postgres" }),
+};
+
 defineProviderConformanceSuite(
   () => ({
     provider: testProvider,
-    cluster: { namespace: "/", name: "conformance", config: { "test.provider": { maxPartitions: 3 } } },
+    cluster: conformanceCluster,
     unreachableCluster: {
       namespace: "/",
       name: "conformance-down",
@@ -28,6 +48,8 @@ defineProviderConformanceSuite(
     },
     conflictingStream: { "test.provider": { partitions: 3 } },
     observesRealInfrastructure: true,
+    sources: connectorSample,
+    sinks: connectorSample,
   }),
   { title: "test provider conformance" },
 );
