@@ -9,12 +9,17 @@ import { context } from "./support/kafka-targets.ts";
 const SECRET = "pw-not-to-be-echoed";
 
 /** A stand-in worker that answers every call with `status` and `body` (or by its path), counting the calls. */
-async function fakeWorker(status: number, body: unknown | ((path: string) => unknown)) {
+function fakeWorker(status: number, body: unknown | ((path: string) => unknown)) {
+  return scriptedWorker((_method, path) => [status, typeof body === "function" ? body(path) : body]);
+}
+
+/** A stand-in worker whose every answer `answer` gives, from the call's method and path. */
+async function scriptedWorker(answer: (method: string, path: string) => [status: number, body: unknown]) {
   let calls = 0;
   const server: Server = createServer((request, response) => {
     calls += 1;
-    const answer = typeof body === "function" ? body(request.url ?? "") : body;
-    response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(answer));
+    const [status, body] = answer(request.method ?? "GET", request.url ?? "");
+    response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
@@ -84,6 +89,24 @@ describe("the Kafka Connect client", () => {
     const error = await failure(provider.sources.create(sink(worker.url), context()));
     expect(error.retriable).toBe(true);
     expect(error.message).toContain("GET /connector-plugins answered 404");
+  });
+
+  it("refuses, as a conflict, a connector made by hand between its look and its create", async () => {
+    let made = false;
+    await using worker = await scriptedWorker((method, path) => {
+      if (path.startsWith("/connector-plugins"))
+        return [200, [{ class: "org.apache.kafka.connect.file.FileStreamSinkConnector", type: "sink" }]];
+      if (method === "POST") {
+        made = true;
+        return [409, { error_code: 409, message: "Connector widgets-sink already exists" }];
+      }
+      // Absent at the first look; then the hand-made one, without the registry's owner.
+      if (path === "/connectors/widgets-sink/config") return made ? [200, { topics: "widgets" }] : [404, {}];
+      return [404, { error_code: 404, message: "not found" }];
+    });
+    const error = await failure(provider.sinks.create(sink(worker.url), context()));
+    expect(error.retriable).toBe(false);
+    expect(error.message).toContain("that this registry did not create");
   });
 
   it("calls nothing with an aborted signal, or an unreachable worker, as retriable", async () => {

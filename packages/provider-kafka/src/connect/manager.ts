@@ -207,25 +207,31 @@ export function createConnectorManager(role: ConnectorRole, policy: () => Connec
 
   async function realize(request: ConnectorRequest, context: OperationContext, mode: "create" | "update") {
     const { planned, call } = await plan(request, context);
-    const current = await ownership(call, request);
+    let current = await ownership(call, request);
+    if (current.kind === "absent") {
+      try {
+        await write(call, request, planned, () => make(call, request, planned));
+        return observeSettled(call, request);
+      } catch (error) {
+        // Made by another hand between the look and the POST (Connect answers 409): whose is it?
+        current = await ownership(call, request);
+        if (current.kind === "absent") throw error;
+      }
+    }
     if (current.kind === "foreign") {
       throw conflict(
         request,
         `that this registry did not create (no "${OWNER_KEY}" of cluster "${request.cluster.name}")`,
       );
     }
-    if (current.kind === "absent") {
-      await write(call, request, planned, () => make(call, request, planned));
-    } else {
-      if (!sameConfig(current.config, planned.config)) {
-        if (mode === "create") throw conflict(request, "with a different config");
-        const path = `${pathOf(request.name)}/config`;
-        await write(call, request, planned, () =>
-          connectCall(call, { method: "PUT", path, body: planned.config }),
-        );
-      }
-      await runAs(call, request);
+    if (!sameConfig(current.config, planned.config)) {
+      if (mode === "create") throw conflict(request, "with a different config");
+      const path = `${pathOf(request.name)}/config`;
+      await write(call, request, planned, () =>
+        connectCall(call, { method: "PUT", path, body: planned.config }),
+      );
     }
+    await runAs(call, request);
     return observeSettled(call, request);
   }
 
