@@ -10,7 +10,7 @@ import {
   withNamespaceColumn,
 } from "./namespaced.ts";
 import { fetchAll, LIST_ARGUMENTS, LIST_PAGE, LIST_VARIABLES, subtreeList } from "./pages.ts";
-import { likeMatcher } from "./stream-queries.ts";
+import { likeFilter } from "./stream-queries.ts";
 
 interface ConnectorTypes {
   types: { name: string; class: string; version: string | null }[];
@@ -59,8 +59,7 @@ interface ListedConnector {
 /** SHOW STREAM SOURCES / SINKS [LIKE "p"]: the registry's subtree, as SHOW STREAMS lists streams. */
 async function list(context: StatementContext, noun: Noun, like: string | undefined): Promise<Outcome> {
   const field = `${noun.toLowerCase()}s`;
-  // The registry filters by prefix; the full LIKE pattern is applied here.
-  const prefix = like === undefined ? undefined : /^[^%_]*/.exec(like)?.[0];
+  const { filter, matches } = likeFilter(like);
   const { nodes, warnings, data } = await fetchAll<ListedConnector>(context, {
     statement: `SHOW STREAM ${noun.toUpperCase()}S`,
     root: "Query",
@@ -69,11 +68,10 @@ async function list(context: StatementContext, noun: Noun, like: string | undefi
       ${field}(filter: $filter, ${LIST_ARGUMENTS}) {
         nodes { namespace name cluster { name } type state } ${LIST_PAGE} } }`,
     variables: {
-      filter: namespaceFilter(context, prefix ? { nameStartsWith: prefix } : {}),
+      filter: namespaceFilter(context, filter),
       ...subtreeList(context),
     },
   });
-  const matches = like === undefined ? () => true : likeMatcher(like);
   const rows = nodes
     .filter((node) => matches(node.name))
     .map((node) => ({

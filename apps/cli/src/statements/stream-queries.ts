@@ -24,8 +24,7 @@ export async function showStreams(
   s: StatementOf<"showStreams">,
   context: StatementContext,
 ): Promise<Outcome> {
-  // The registry filters by prefix; the full LIKE pattern is applied here.
-  const prefix = s.like === undefined ? undefined : /^[^%_]*/.exec(s.like)?.[0];
+  const like = likeFilter(s.like);
   const { nodes, warnings, data } = await fetchAll<ListedStream>(context, {
     statement: "SHOW STREAMS",
     root: "Query",
@@ -34,13 +33,12 @@ export async function showStreams(
       streams(filter: $filter, ${LIST_ARGUMENTS}) {
         nodes { namespace name bindings { cluster { name } } defaultBinding { cluster { name } } } ${LIST_PAGE} } }`,
     variables: {
-      filter: namespaceFilter(context, prefix ? { nameStartsWith: prefix } : {}),
+      filter: namespaceFilter(context, like.filter),
       ...subtreeList(context),
     },
   });
-  const matches = s.like === undefined ? () => true : likeMatcher(s.like);
   const rows = nodes
-    .filter((stream) => matches(stream.name))
+    .filter((stream) => like.matches(stream.name))
     .map((stream) => ({
       namespace: stream.namespace,
       stream: stream.name,
@@ -56,6 +54,19 @@ export async function showStreams(
     { type: "table", columns: withNamespaceColumn(columns, rows, ownNamespace(data)), rows },
     warnings,
   );
+}
+
+/**
+ * SHOW ... [LIKE "p"]: the registry filters by the pattern's literal prefix (`filter`, for the
+ * list's filter input); `matches` applies the full pattern to what it returns.
+ */
+export function likeFilter(like: string | undefined): {
+  filter: { nameStartsWith?: string };
+  matches: (name: string) => boolean;
+} {
+  if (like === undefined) return { filter: {}, matches: () => true };
+  const prefix = /^[^%_]*/.exec(like)?.[0];
+  return { filter: prefix ? { nameStartsWith: prefix } : {}, matches: likeMatcher(like) };
 }
 
 /** SQL LIKE: `%` is any run of characters, `_` exactly one. */
