@@ -79,8 +79,8 @@ function servicesOf(context: GraphQLContext, role: ConnectorRole): ConnectorServ
   return role === "source" ? context.services.sources : context.services.sinks;
 }
 
-export const StreamSource = connectorFields("source") as StreamSourceResolvers;
-export const StreamSink = connectorFields("sink") as StreamSinkResolvers;
+export const StreamSource: StreamSourceResolvers = connectorFields("source");
+export const StreamSink: StreamSinkResolvers = connectorFields("sink");
 
 type ListArgs = Parameters<typeof subtreeConnection>[2];
 
@@ -120,7 +120,7 @@ export const connectorQueries = {
   sink: sinks.lookUp,
   sinks: sinks.list,
   sinkTypes: sinks.types,
-} as unknown as Pick<QueryResolvers, "source" | "sources" | "sourceTypes" | "sink" | "sinks" | "sinkTypes">;
+} satisfies Pick<QueryResolvers, "source" | "sources" | "sourceTypes" | "sink" | "sinks" | "sinkTypes">;
 
 /** The seven mutations of a role, each routed to the namespace's owner; `key` names the payload's field. */
 function mutations<K extends "source" | "sink">(role: ConnectorRole, key: K) {
@@ -172,4 +172,4 @@ export const connectorMutations = {
   resumeStreamSink: sink.resume,
   stopStreamSink: sink.stop,
   restartStreamSink: sink.restart,
-} as unknown as Partial<MutationResolvers>;
+} satisfies Partial<MutationResolvers>;
