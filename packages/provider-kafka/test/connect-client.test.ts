@@ -109,6 +109,36 @@ describe("the Kafka Connect client", () => {
     expect(error.message).toContain("that this registry did not create");
   });
 
+  it("asks the allow-list once for a create, however often it looks at the worker", async () => {
+    let looks = 0;
+    await using worker = await scriptedWorker((method, path) => {
+      if (path.startsWith("/connector-plugins"))
+        return [200, [{ class: "org.apache.kafka.connect.file.FileStreamSinkConnector", type: "sink" }]];
+      if (method === "POST") return [201, {}];
+      if (path === "/connectors/widgets-sink/status") {
+        looks += 1;
+        // Unassigned at the first two looks, as a worker placing the connector answers.
+        const state = looks > 2 ? "RUNNING" : "UNASSIGNED";
+        return [200, { connector: { state }, tasks: [{ id: 0, state }] }];
+      }
+      return [404, { error_code: 404, message: "not found" }];
+    });
+    let asked = 0;
+    const guarded = createKafkaProvider({ logLevel: "nothing" });
+    guarded.registryWillStart({
+      connect: { restricted: true, allows: () => Promise.resolve(++asked > 0) },
+    });
+    try {
+      const observed = await guarded.sinks.create(sink(worker.url), context());
+      expect(observed?.details.state).toBe("RUNNING");
+      expect(looks).toBe(3);
+      expect(worker.calls()).toBeGreaterThanOrEqual(6);
+      expect(asked).toBe(1);
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it("calls nothing with an aborted signal, or an unreachable worker, as retriable", async () => {
     await using worker = await fakeWorker(200, []);
     const aborted = new AbortController();

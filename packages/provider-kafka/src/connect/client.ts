@@ -41,7 +41,7 @@ export interface ConnectAnswer {
 /**
  * Calls the cluster's Connect worker (http-call.ts: timeouts, the caller's AbortSignal, no redirect
  * followed) after asking the registry's allow-list about its address, which may have changed since
- * the cluster was declared. An answer outside 2xx and 404 is thrown: a rebalance (409), the
+ * the cluster was declared (the manager asks once an operation: askedOnce). An answer outside 2xx and 404 is thrown: a rebalance (409), the
  * worker's own failure (5xx) or an unreachable worker as retriable, anything else as a refusal.
  * Nothing Connect says reaches a message before `redact` has seen it.
  */
@@ -86,6 +86,24 @@ export async function connectCall(context: ConnectCallContext, call: ConnectCall
   }
   if (answer.ok || answer.status === 404) return { status: answer.status, body: answer.body };
   throw failureOfAnswer(context, where, answer.status, answer.body);
+}
+
+/**
+ * The allow-list asked once per host and port for one operation: a create or an update polls the
+ * worker's status many times, and each ask may resolve the worker's name (connect-guard.ts).
+ */
+export function askedOnce(policy: ConnectPolicy): ConnectPolicy {
+  if (!policy.restricted) return policy;
+  const answers = new Map<string, Promise<boolean>>();
+  return {
+    restricted: true,
+    allows(host, port) {
+      const key = `${host}:${port}`;
+      const answer = answers.get(key) ?? policy.allows(host, port);
+      answers.set(key, answer);
+      return answer;
+    },
+  };
 }
 
 /** Connect's error body is `{error_code, message}`; its message, redacted and cut to a line's length. */

@@ -16,7 +16,7 @@ import {
   type OperationContext,
 } from "@stream-registry/provider-api";
 import { segment } from "../connection/http-call.ts";
-import { connectCall, type ConnectCallContext, type ConnectorFailure } from "./client.ts";
+import { askedOnce, connectCall, type ConnectCallContext, type ConnectorFailure } from "./client.ts";
 import { connectWorker } from "./connect-config.ts";
 import {
   connectorPlan,
@@ -70,7 +70,7 @@ export function createConnectorManager(role: ConnectorRole, policy: () => Connec
       const reason = noWorkerReason(cluster);
       throw fail(reason, { retriable: false, issues: [{ field: ["type"], message: reason }] });
     }
-    return { settings, policy: policy(), fail, redact, signal } satisfies ConnectCallContext;
+    return { settings, policy: askedOnce(policy()), fail, redact, signal } satisfies ConnectCallContext;
   }
 
   async function offered(context: ConnectCallContext): Promise<ConnectorType[]> {
