@@ -21,9 +21,7 @@ export { kafkaClientConfig } from "./connection/kafka-client-config.ts";
 export type { KafkaFactory } from "./connection/admin-pool.ts";
 export type { KafkaLogLevel, KafkaLogSink } from "./connection/kafka-logging.ts";
 export { toInfrastructureError, kafkaErrorType } from "./errors/kafka-errors.ts";
-export { CONNECT_MAP, connectWorker, type ConnectSettings } from "./connect/connect-config.ts";
-export { createConnectorManager, connectorNameOf, noWorkerReason } from "./connect/manager.ts";
-export { connectorPlan, OWNER_KEY } from "./connect/config-rule.ts";
+export { connectorPlan } from "./connect/config-rule.ts";
 export { typesOf, derivedName } from "./connect/types.ts";
 export { createConfluentSchemaManager } from "./schema-registry/confluent-schema-manager.ts";
 export {

@@ -44,7 +44,7 @@ export function httpServiceKeys(urlDescription: string) {
 }
 
 /** One service's config map: its name, what it is for (the map's docs) and its keys. */
-export interface HttpService {
+interface HttpService {
   map: string;
   /** What the service is, for messages, e.g. "schema registry", "Kafka Connect worker". */
   label: string;
@@ -62,7 +62,7 @@ function parseServiceMap(service: HttpService, map: ConfigMap) {
 }
 
 /** The service's map as a provider owns it: on clusters only, its keys checked. */
-export function httpServiceConfigMap(service: HttpService) {
+function httpServiceConfigMap(service: HttpService) {
   return {
     name: service.map,
     description: service.description,
@@ -81,7 +81,7 @@ export function httpServiceConfigMap(service: HttpService) {
 }
 
 /** The service's settings in a cluster's maps, or undefined when they name none (or a bad one). */
-export function httpServiceOf(service: HttpService, maps: ConfigMaps): HttpServiceSettings | undefined {
+function httpServiceOf(service: HttpService, maps: ConfigMaps): HttpServiceSettings | undefined {
   const map = maps[service.map];
   if (map === undefined) return undefined;
   const { values, issues } = parseServiceMap(service, map);
@@ -94,7 +94,7 @@ export function httpServiceOf(service: HttpService, maps: ConfigMaps): HttpServi
 }
 
 /** The service's host and port, for REGISTRY_CONNECT_ALLOW (the registry connects there too). */
-export function httpServiceEndpoints(service: HttpService, maps: ConfigMaps): ClusterEndpoint[] {
+function httpServiceEndpoints(service: HttpService, maps: ConfigMaps): ClusterEndpoint[] {
   const settings = httpServiceOf(service, maps);
   return settings ? [{ ...hostPortOf(settings.url), field: [service.map, "url"], label: service.label }] : [];
 }
