@@ -88,9 +88,7 @@ export function autoRestartDue(
 ): boolean {
   if (connector.autoRestarts >= policy.max) return false;
   if (!connector.lastRestartAt) return true;
-  const delays = policy.delaysMs;
-  const wait = delays[Math.min(connector.autoRestarts, delays.length - 1)] ?? 0;
-  return now.getTime() - connector.lastRestartAt.getTime() >= wait;
+  return now.getTime() - connector.lastRestartAt.getTime() >= nextDelay(connector.autoRestarts, policy);
 }
 
 /**
@@ -103,9 +101,12 @@ export function autoRestartsSettled(
   policy: AutoRestartPolicy,
 ): boolean {
   if (connector.autoRestarts === 0 || !connector.lastRestartAt) return false;
-  const delays = policy.delaysMs;
-  const wait = delays[Math.min(connector.autoRestarts, delays.length - 1)] ?? 0;
-  return now.getTime() - connector.lastRestartAt.getTime() > wait;
+  return now.getTime() - connector.lastRestartAt.getTime() > nextDelay(connector.autoRestarts, policy);
+}
+
+/** How long the restart after `restarts` of them waits after the last one (the last delay repeats). */
+function nextDelay(restarts: number, { delaysMs }: AutoRestartPolicy): number {
+  return delaysMs[Math.min(restarts, delaysMs.length - 1)] ?? 0;
 }
 
 /** Parses REGISTRY_CONNECTOR_RESTART_DELAYS_MS: comma-separated delays in milliseconds. */
