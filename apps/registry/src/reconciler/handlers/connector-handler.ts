@@ -33,10 +33,11 @@ export type ConnectorKindDeps = ManagedKindDeps & {
 /**
  * Stream sources and sinks, one handler for both roles: a connector realized by the cluster's
  * provider (Kafka: PUT /connectors/{name}/config, with its run state). What a create journals is
- * its type, config maps (secrets as their placeholders) and run state. Observing it (after each
- * realize, and at every resync) restarts a FAILED or DEGRADED one when the policy says it is due,
- * counting the restarts durably, and logs a change of its observed state, so a parent's index
- * follows it.
+ * its type, config maps (secrets as their placeholders) and run state. Observing it (the resync's
+ * observe; a realize's own observation is stored by the kernel without passing here) restarts a
+ * FAILED or DEGRADED one when the policy says it is due, counting the restarts durably, and logs a
+ * change of its observed state, so a parent's index follows it. The create journal's look before a
+ * create or delete (create-journal.ts) is an observe too, and does the same.
  */
 export function connectorHandler(
   deps: ConnectorKindDeps,
