@@ -70,7 +70,7 @@ const OBSERVED =
 export const CONNECTOR_FIELDS = `namespace name cluster { name } type desiredState state ${STATUS} ${OBSERVED}`;
 
 /** "stream source widgets_src", as messages name it. */
-export function describeConnector(noun: Noun, name: string): string {
+export function connectorLabel(noun: Noun, name: string): string {
   return `stream ${noun.toLowerCase()} ${name}`;
 }
 
@@ -109,7 +109,7 @@ export async function fetchConnector(
 }
 
 /** The STATUS a connector shows once it runs as desired. */
-export const SETTLED_STATE: Record<RunState, string> = {
+const SETTLED_STATE: Record<RunState, string> = {
   RUNNING: "ONLINE",
   PAUSED: "PAUSED",
   STOPPED: "STOPPED",
@@ -135,7 +135,7 @@ export async function waitForConnector(
 ): Promise<ConnectorData | null> {
   if (!context.wait) return null;
   let last: ConnectorData | null = null;
-  await waitUntil(context.wait, describeConnector(noun, name), async (): Promise<Probe> => {
+  await waitUntil(context.wait, connectorLabel(noun, name), async (): Promise<Probe> => {
     last = (await fetchConnector(context, noun, name, `${noun.toLowerCase()} status`)).connector;
     return settled(last, waitFor);
   });

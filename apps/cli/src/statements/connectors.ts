@@ -3,7 +3,7 @@ import { outcome, type Outcome, type StatementContext } from "./context.ts";
 import {
   CONNECTOR_FIELDS,
   connectorObject,
-  describeConnector,
+  connectorLabel,
   waitForConnector,
   nameOf,
   nounOf,
@@ -51,7 +51,7 @@ async function mutate(
           : { until: "settled" };
     connector = await waitForConnector(context, noun, name, until);
   }
-  const what = describeConnector(noun, name);
+  const what = connectorLabel(noun, name);
   if (!connector) {
     const object = { kind: `stream${noun}`, ...namespaceInput(context), name, deleted: true };
     return outcome({ type: "mutation", message: `${what}: deleted`, object }, answer.warnings);
