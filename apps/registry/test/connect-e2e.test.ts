@@ -4,7 +4,7 @@ import { appendFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { debeziumPostgresCapture, eventually } from "@stream-registry/testkit";
+import { debeziumJdbcWrite, debeziumPostgresCapture, eventually } from "@stream-registry/testkit";
 import {
   boundStream,
   connector,
@@ -125,14 +125,9 @@ describe("stream sources and sinks through the registry, with real data on Kafka
       type: "jdbc",
       config: {
         "jdbc-sink": {
-          "connection.url": postgres.jdbcUrl(warehouse),
-          "connection.username": postgres.user,
+          ...debeziumJdbcWrite({ postgres, database: warehouse, table: "widgets_copy" }),
           // Trust authentication takes any password: this one is only there to be hidden.
           "connection.password": secret,
-          "insert.mode": "upsert",
-          "primary.key.mode": "record_key",
-          "schema.evolution": "basic",
-          "collection.name.format": "widgets_copy",
         },
       },
     });

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { ClusterTarget, ConnectorRequest } from "@stream-registry/provider-api";
 import {
+  debeziumJdbcWrite,
   debeziumPostgresCapture,
   ensureThirdPartyPlugins,
   thirdPartyPluginFolders,
@@ -112,13 +113,8 @@ describe("Debezium's PostgreSQL source and JDBC sink through the Kafka provider"
       state: "RUNNING",
       configMaps: {
         "jdbc-sink": {
-          "connection.url": postgres.jdbcUrl(warehouse),
-          "connection.username": postgres.user,
+          ...debeziumJdbcWrite({ postgres, database: warehouse, table: "widgets_copy" }),
           "connection.password": secret,
-          "insert.mode": "upsert",
-          "primary.key.mode": "record_key",
-          "schema.evolution": "basic",
-          "collection.name.format": "widgets_copy",
         },
       },
     };

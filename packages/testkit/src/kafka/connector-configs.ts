@@ -115,35 +115,44 @@ export function debeziumPostgresCapture({
   };
 }
 
-export interface DebeziumJdbcSink {
+export interface DebeziumJdbcWrite {
   postgres: PostgresEndpoint;
   database: string;
-  topic: string;
   /** The table written ("schema.table" or a bare name), created from the events' schema if missing. */
   table: string;
 }
 
 /**
- * Debezium's JDBC sink into PostgreSQL: reads Debezium change events from `topic` and upserts them by
- * the record key into `table`, creating the table (and new columns) from the events' schema.
+ * Where and how Debezium's JDBC sink writes into PostgreSQL: upserts by the record key into `table`,
+ * creating the table (and new columns) from the events' schema. The map a registry's "jdbc" sink is
+ * given as its "jdbc-sink", the registry adding the class and its stream's topic.
  */
-export function debeziumJdbcSinkConfig({
-  postgres,
-  database,
-  topic,
-  table,
-}: DebeziumJdbcSink): ConnectorConfig {
+export function debeziumJdbcWrite({ postgres, database, table }: DebeziumJdbcWrite): ConnectorConfig {
   return {
-    "connector.class": connectorClasses.debeziumJdbc,
-    "tasks.max": "1",
-    topics: topic,
     "connection.url": `jdbc:postgresql://${postgres.host}:${postgres.port}/${database}`,
     "connection.username": postgres.user,
     "connection.password": postgres.password,
     "insert.mode": "upsert",
     "primary.key.mode": "record_key",
-    "delete.enabled": "true",
     "schema.evolution": "basic",
     "collection.name.format": table,
+  };
+}
+
+export interface DebeziumJdbcSink extends DebeziumJdbcWrite {
+  topic: string;
+}
+
+/**
+ * Debezium's JDBC sink into PostgreSQL (debeziumJdbcWrite) reading Debezium change events from
+ * `topic`, a delete event deleting the row.
+ */
+export function debeziumJdbcSinkConfig({ topic, ...write }: DebeziumJdbcSink): ConnectorConfig {
+  return {
+    "connector.class": connectorClasses.debeziumJdbc,
+    "tasks.max": "1",
+    topics: topic,
+    ...debeziumJdbcWrite(write),
+    "delete.enabled": "true",
   };
 }

@@ -23,6 +23,7 @@ export {
 export {
   connectorClasses,
   debeziumJdbcSinkConfig,
+  debeziumJdbcWrite,
   debeziumPostgresCapture,
   debeziumPostgresSourceConfig,
   fileSinkConfig,

@@ -35,8 +35,6 @@ export interface LogicalPostgres extends AsyncDisposable {
   readonly logFile: string;
   /** "postgresql://postgres@127.0.0.1:port/<database>" (default database "postgres"). */
   url(database?: string): string;
-  /** "jdbc:postgresql://127.0.0.1:port/<database>", for the JDBC sink. */
-  jdbcUrl(database?: string): string;
   /** CREATE DATABASE, returning its name. */
   createDatabase(name: string): Promise<string>;
   /** One connection, closed after `fn`. */
@@ -158,7 +156,6 @@ export async function startLogicalPostgres(options: LogicalPostgresOptions = {})
       dir,
       logFile,
       url,
-      jdbcUrl: (database = "postgres") => `jdbc:postgresql://127.0.0.1:${port}/${database}`,
       async createDatabase(name) {
         await withClient("postgres", (client) => client.query(`CREATE DATABASE "${name}"`));
         return name;
