@@ -1,4 +1,4 @@
-import type { ConfigMaps } from "@stream-registry/core";
+import type { ConfigMaps, ConnectorRunState } from "@stream-registry/core";
 import type { ConfigIssue } from "./errors.ts";
 import type { ClusterTarget, OperationContext } from "./operation.ts";
 import type { ResourceManager, ResourceObservation } from "./resource-manager.ts";
@@ -13,11 +13,10 @@ export interface ConnectorTarget {
 }
 
 /**
- * How a source or sink should run: pause, resume and stop are desired state, kept by the registry
- * and realized (and realized again after a worker restart) like its config.
+ * How a source or sink should run (core's type): pause, resume and stop are desired state, kept by
+ * the registry and realized (and realized again after a worker restart) like its config.
  */
-export const CONNECTOR_RUN_STATES = ["RUNNING", "PAUSED", "STOPPED"] as const;
-export type ConnectorRunState = (typeof CONNECTOR_RUN_STATES)[number];
+export type { ConnectorRunState };
 
 /**
  * A source's or sink's desired state, as a create or an update sends it: the seed's StreamSource /

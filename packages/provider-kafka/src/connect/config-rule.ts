@@ -4,7 +4,8 @@ import type {
   ConnectorType,
   ClusterTarget,
 } from "@stream-registry/provider-api";
-import { isFileSource, needsTopicPrefix, type ConnectorRole } from "./types.ts";
+import type { ConnectorRole } from "@stream-registry/core";
+import { isFileSource, needsTopicPrefix } from "./types.ts";
 
 /** The key marking a connector as the registry's: its value names the cluster it was made for. */
 export const OWNER_KEY = "stream.registry.owner";

@@ -28,7 +28,8 @@ import {
 import { connectNameIssue, validationIssues, type ConnectValidation } from "./validation.ts";
 import { embeddedRedactor, requestRedactor, secretRedactor } from "./redaction.ts";
 import { observationOf, type ConnectStatus } from "./status.ts";
-import { findType, typesOf, type ConnectPlugin, type ConnectorRole } from "./types.ts";
+import type { ConnectorRole } from "@stream-registry/core";
+import { findType, typesOf, type ConnectPlugin } from "./types.ts";
 
 /** Why a cluster has no source or sink types: the message of types() and of every refused call. */
 export const noWorkerReason = (cluster: ClusterTarget): string =>

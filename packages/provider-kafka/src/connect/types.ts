@@ -1,7 +1,5 @@
+import type { ConnectorRole } from "@stream-registry/core";
 import type { ConnectorType } from "@stream-registry/provider-api";
-
-/** Which manager: sources write their stream, sinks read it. */
-export type ConnectorRole = "source" | "sink";
 
 /** A plugin as `GET /connector-plugins?connectorsOnly=true` lists it. */
 export interface ConnectPlugin {
