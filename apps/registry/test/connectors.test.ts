@@ -103,6 +103,44 @@ describe("stream sources and sinks", { timeout: 60_000 }, () => {
     expect(none.sinkTypes).toEqual({ types: [], reason: expect.stringContaining("no Connect worker") });
   });
 
+  it("resolves _entities of sources and sinks by role and name, in order, null for unknown names and other namespaces", async () => {
+    const r = registry();
+    const [a, b] = [fresh("ent_a"), fresh("ent_b")];
+    const cluster = await bound(r, a);
+    await bound(r, b, cluster);
+    const file = { file: { path: "/tmp/entities" } };
+    for (const [document, name] of [
+      [CREATE, a],
+      [CREATE, b],
+      [CREATE_SINK, a],
+    ] as const) {
+      expect((await mutate(r, document, { name, cluster, type: "file", config: file })).userErrors).toEqual(
+        [],
+      );
+    }
+    const { _entities } = await r.query<{ _entities: unknown[] }>(
+      `query($representations: [_Any!]!) { _entities(representations: $representations) {
+        ... on StreamSource { __typename name cluster { name } }
+        ... on StreamSink { __typename name cluster { name } } } }`,
+      {
+        representations: [
+          { __typename: "StreamSource", namespace: "/", name: b },
+          { __typename: "StreamSink", namespace: "/", name: a },
+          { __typename: "StreamSource", namespace: "/", name: a },
+          { __typename: "StreamSink", namespace: "/", name: b },
+          { __typename: "StreamSource", namespace: "/other", name: a },
+        ],
+      },
+    );
+    expect(_entities).toEqual([
+      { __typename: "StreamSource", name: b, cluster: { name: cluster } },
+      { __typename: "StreamSink", name: a, cluster: { name: cluster } },
+      { __typename: "StreamSource", name: a, cluster: { name: cluster } },
+      null,
+      null,
+    ]);
+  });
+
   it("creates a source, realizes it ONLINE, and never shows or logs its secret", async () => {
     const r = registry();
     const name = fresh("orders");

@@ -63,6 +63,18 @@ export async function findConnector(
   return row ? toJoined(role)(row) : null;
 }
 
+/** The sources or sinks named in `names` (those that exist), with their clusters: one query. */
+export async function findConnectorsByNames(
+  db: Db,
+  role: ConnectorRole,
+  names: readonly string[],
+): Promise<ConnectorOnCluster[]> {
+  const rows = await open(db).$queryRaw<
+    JoinedRow[]
+  >`${select(role)} WHERE k.name = ANY(${[...names]}::text[])`;
+  return rows.map(toJoined(role));
+}
+
 /** The source or sink with id `id`, with its cluster: what the reconciler reads per job. */
 export async function findConnectorById(
   db: Db,

@@ -4,6 +4,7 @@ import {
   findBindingsOf,
   findClusterHealth,
   findConnectorObservations,
+  findConnectorsByNames,
   findObservations,
   findClustersByIds,
   findClustersByNames,
@@ -16,7 +17,7 @@ import {
   type IndexedEntry,
   type IndexKey,
 } from "@stream-registry/store";
-import type { BindingObservationModel } from "./models.ts";
+import type { BindingObservationModel, ConnectorModel } from "./models.ts";
 
 /** Per-request batching: a page of streams with their bindings and clusters costs a fixed number of queries. */
 export interface Loaders {
@@ -28,6 +29,8 @@ export interface Loaders {
   bindingsByClusterId: DataLoader<string, Binding[]>;
   healthByClusterId: DataLoader<string, ClusterHealth | undefined>;
   observationByBindingId: DataLoader<string, BindingObservationModel | undefined>;
+  /** Sources or sinks by their role and name (a parent's `_entities` asks for a page at once). */
+  connectorByName: Record<ConnectorRole, DataLoader<string, ConnectorModel | undefined>>;
   /** What the provider last saw of a source or sink, by its role and id (null: not observed yet). */
   connectorObservation: Record<ConnectorRole, DataLoader<string, ConnectorObservationRow | null>>;
   /** The discovery index's rows (indexed-objects.ts): by key, and the bindings of a stream or cluster. */
@@ -78,6 +81,10 @@ export function createLoaders(db: Db): Loaders {
   const observationByBindingId = new DataLoader<string, BindingObservationModel | undefined>(async (ids) =>
     byKey(ids, await findObservations(db, ids), (o) => o.bindingId),
   );
+  const connectorByName = (role: ConnectorRole) =>
+    new DataLoader<string, ConnectorModel | undefined>(async (names) =>
+      byKey(names, await findConnectorsByNames(db, role, names), (k) => k.name),
+    );
   const connectorObservation = (role: ConnectorRole) =>
     new DataLoader<string, ConnectorObservationRow | null>(async (ids) => {
       const found = await findConnectorObservations(db, role, ids);
@@ -107,6 +114,7 @@ export function createLoaders(db: Db): Loaders {
     bindingsByClusterId,
     healthByClusterId,
     observationByBindingId,
+    connectorByName: { source: connectorByName("source"), sink: connectorByName("sink") },
     connectorObservation: { source: connectorObservation("source"), sink: connectorObservation("sink") },
   };
 }

@@ -84,15 +84,6 @@ export class ConnectorService {
     return findConnector(this.deps.db.prisma, this.role, name);
   }
 
-  /**
-   * As `get`, for a representation another registry resolves (a parent indexing it, asking for a
-   * field): the principal must read its document (a parent reads its children's).
-   */
-  async document(name: string, access: Access): Promise<ConnectorOnCluster | null> {
-    if (!access.readsDocument("", name)) return null;
-    return findConnector(this.deps.db.prisma, this.role, name);
-  }
-
   /** Sources or sinks by name (`access`: those of the streams the principal reads). */
   async list(filter: ConnectorFilter | null | undefined, args: PageArgs, access: Access) {
     const list = `${this.role}s`;

@@ -33,11 +33,12 @@ const observationOf = (connector: ConnectorModel, { loaders }: GraphQLContext) =
 
 /** The fields of StreamSource and StreamSink. */
 function connectorFields(role: ConnectorRole) {
-  const service = (context: GraphQLContext) => servicesOf(context, role);
   return {
+    // A representation another registry resolves (a parent indexing it, asking for a field): the
+    // principal must read its document (a parent reads its children's). Batched per request.
     __resolveReference: async (ref: { namespace: string; name: string }, context: GraphQLContext) =>
-      ref.namespace === context.namespace
-        ? service(context).document(ref.name, await accessOf(context))
+      ref.namespace === context.namespace && (await accessOf(context)).readsDocument("", ref.name)
+        ? ((await context.loaders.connectorByName[role].load(ref.name)) ?? null)
         : null,
     namespace: (_: ConnectorModel, __: unknown, { namespace }: GraphQLContext) => namespace,
     cluster: (connector: ConnectorModel) => connector.cluster,
