@@ -35,14 +35,7 @@ export {
   type SealingReport,
   sealClearClusterSecrets,
 } from "./clusters.ts";
-export {
-  type ConfigTriple,
-  type ConfigSetsOf,
-  type SealingPolicy,
-  sealSets,
-  sealUpdate,
-  openSets,
-} from "./config-sealing.ts";
+export { type ConfigTriple, type SealingPolicy, sealSets, sealUpdate, openSets } from "./config-sealing.ts";
 export * from "./data-dir-lock.ts";
 export * from "./database.ts";
 export * from "./db-errors.ts";
@@ -101,6 +94,6 @@ export {
 export * from "./transaction.ts";
 export { type OwnVisibility, ownVisibility, visibleStreamNames } from "./visibility.ts";
 export * from "./stream-subjects.ts";
-export { CONNECTOR_RESOURCES, type ConnectorWithJournal } from "./connector-table.ts";
+export { CONNECTOR_RESOURCES } from "./connector-table.ts";
 export * from "./connector-reads.ts";
 export * from "./connector-writes.ts";
