@@ -27,8 +27,7 @@ export interface GroupPartitionFlow {
  * How a group's members coordinate: "classic" (the JoinGroup protocol) or "consumer" (KIP-848,
  * Kafka 4's new consumer protocol); "unknown" when the platform would not say.
  */
-export const GROUP_PROTOCOLS = ["classic", "consumer", "unknown"] as const;
-export type GroupProtocol = (typeof GROUP_PROTOCOLS)[number];
+export type GroupProtocol = "classic" | "consumer" | "unknown";
 
 /** A consumer group reading a stream: its committed offsets and lag on each of the stream's partitions. */
 export interface ConsumerGroupFlow {
