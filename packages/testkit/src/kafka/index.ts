@@ -9,17 +9,9 @@ export { KAFKA_VERSION } from "./version.ts";
 export { CONNECT_VERSION } from "./version.ts";
 export { createConnectWorker, startConnectWorker } from "./connect-worker.ts";
 export type { ConnectWorker, ConnectWorkerOptions, ConnectWorkerState } from "./connect-worker.ts";
-export { connectLibDir, connectPluginDir, ensureConnectJars, ensureConnectPlugin } from "./connect-jars.ts";
+export { connectLibDir, ensureConnectJars, ensureConnectPlugin } from "./connect-jars.ts";
 export type { ConnectPlugin } from "./connect-jars.ts";
-export {
-  DEBEZIUM_JDBC_VERSION,
-  DEBEZIUM_POSTGRES_VERSION,
-  debeziumJdbcPlugin,
-  debeziumPostgresPlugin,
-  ensureThirdPartyPlugins,
-  thirdPartyPluginFolders,
-  thirdPartyPlugins,
-} from "./plugins.ts";
+export { ensureThirdPartyPlugins, thirdPartyPluginFolders } from "./plugins.ts";
 export {
   connectorClasses,
   debeziumJdbcSinkConfig,

@@ -3,7 +3,6 @@ export { bindingKey, testPlatform, type TestPlatform } from "./test-platform.ts"
 export {
   connectorKey,
   testConnectorPlatform,
-  TEST_CONNECTOR_TYPES,
   type TestConnector,
   type TestConnectorPlatform,
 } from "./test-connectors.ts";
