@@ -41,8 +41,9 @@ export interface ConnectAnswer {
 /**
  * Calls the cluster's Connect worker (http-call.ts: timeouts, the caller's AbortSignal, no redirect
  * followed) after asking the registry's allow-list about its address, which may have changed since
- * the cluster was declared (the manager asks once an operation: askedOnce). An answer outside 2xx and 404 is thrown: a rebalance (409), the
- * worker's own failure (5xx) or an unreachable worker as retriable, anything else as a refusal.
+ * the cluster was declared (the manager asks once an operation: askedOnce). An answer outside 2xx
+ * and 404 is thrown: a rebalance (409), the worker's own failure (5xx) or an unreachable worker as
+ * retriable, anything else as a refusal.
  * Nothing Connect says reaches a message before `redact` has seen it.
  */
 export async function connectCall(context: ConnectCallContext, call: ConnectCall): Promise<ConnectAnswer> {
