@@ -9,6 +9,8 @@ import {
   type ClusterTarget,
   type ConfigIssue,
   type ConnectorManager,
+  type ConnectorObservation,
+  type ConnectorRunState,
   type ConnectorRequest,
   type ConnectorTarget,
   type JsonValue,
@@ -82,24 +84,18 @@ async function probe(cluster: ClusterTarget, { signal }: OperationContext) {
 
 const connectorKey = ({ name, cluster }: ConnectorTarget) => `${cluster.name}/${name}`;
 const connectorFacts = (request: ConnectorRequest) =>
-  ({ type: request.type, ...request.configMaps[MAP] }) as { [key: string]: JsonValue };
-/** Sources and sinks in memory: every one RUNNING (or as its request's run state asks), no tasks. */
+  ({ type: request.type, state: request.state, ...request.configMaps[MAP] }) as { [key: string]: JsonValue };
+/** Sources and sinks in memory: each in the run state its request asked for, with no tasks. */
 function connectors(type: string): ConnectorManager {
   const kept = memoryManager<ConnectorRequest, ConnectorTarget>(connectorKey, (r) => r, connectorFacts);
-  const states = new Map<string, ConnectorRequest["state"]>();
-  const seen = (observation: ResourceObservation | void | null, target: ConnectorTarget) =>
+  const seen = (observation: ResourceObservation | void | null): ConnectorObservation | null =>
     observation
-      ? { ...observation, details: { state: states.get(connectorKey(target)) ?? "RUNNING", tasks: [] } }
+      ? { ...observation, details: { state: observation.details!["state"] as ConnectorRunState, tasks: [] } }
       : null;
-  const settled = async (request: ConnectorRequest, made: Promise<ResourceObservation | void>) => {
-    const observation = await made;
-    states.set(connectorKey(request), request.state);
-    return seen(observation, request)!;
-  };
   return {
-    create: (request, context) => settled(request, kept.create(request, context)),
-    update: (request, context) => settled(request, kept.update(request, context)),
-    observe: async (target, context) => seen(await kept.observe(target, context), target),
+    create: async (request, context) => seen(await kept.create(request, context))!,
+    update: async (request, context) => seen(await kept.update(request, context))!,
+    observe: async (target, context) => seen(await kept.observe(target, context)),
     remove: kept.remove,
     async types(_cluster, { signal }) {
       signal.throwIfAborted();
